@@ -1,0 +1,69 @@
+"""The ``referee`` command line.
+
+Each sub-command lives in its own module under :mod:`referee.commands` and
+exposes ``register(subparsers)``; this module only wires them together and maps
+outcomes to exit codes: 0 ok, 1 user error (diagnostics printed), 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from referee import __version__
+from referee.diagnostics import ReferError, format_diagnostics
+
+#: Sub-command modules, in the order ``--help`` lists them.
+COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "demo")
+
+EPILOG = """examples:
+  referee demo                          resolve the bundled demo battle
+  referee check plans/*.plan sheets/*.yaml
+  referee resolve round3.battle.yaml --format md -o round3.md
+  referee batch rounds/3 --jobs 2 -o reports/
+  referee replay reports/round3.json
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser; commands whose module is absent are left out."""
+    parser = argparse.ArgumentParser(
+        prog="referee",
+        description="Referee for TCG Tactics battles: check plans, resolve battles, write reports.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"referee {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"referee.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"referee.commands.{name}":
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``referee`` console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code: int = args.run(args)
+    except ReferError as exc:
+        print(format_diagnostics(exc.diagnostics), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of the ``referee`` CLI, one module each (see referee.cli)."""
