@@ -1,0 +1,703 @@
+"""Typed battle events: the single record every report is rendered from.
+
+Each event is a frozen dataclass with a snake_case ``TYPE``; the event list
+of a battle is append-only (nothing is edited after the fact).  ``to_json``
+gives the stable field names of interfaces.md: ``type``, ``turn``, and where
+they apply ``actor``, ``skill`` (id), ``targets`` (names), squares as
+``"c3"``, ``amount``, ``hp_after``, ``rule`` and ``cause``.  Every HP loss is
+one :class:`Damage` naming one ``target``; every move or push is one event
+with ``from`` and ``to``.  ``event_from_json`` inverts ``to_json`` exactly.
+
+docs/events.md documents every type; a test checks that the two agree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.board import Square, parse_square, square_name
+
+__all__ = [
+    "Event",
+    "BattleStart",
+    "Placed",
+    "InitiativeRoll",
+    "ActionOrder",
+    "TurnStart",
+    "ActionStart",
+    "PatternSelected",
+    "PanelsReset",
+    "SkillOrder",
+    "SkillPassed",
+    "TargetsChosen",
+    "SkillUsed",
+    "MaintainStarted",
+    "MaintainReleased",
+    "ChanceRoll",
+    "Obstructed",
+    "Reaction",
+    "CounterMissed",
+    "Damage",
+    "Heal",
+    "PanelUsed",
+    "StatusApplied",
+    "StatusNoEffect",
+    "StatusExpired",
+    "StatusCleansed",
+    "Knockback",
+    "SinkStarted",
+    "SinkEnded",
+    "Moved",
+    "Stayed",
+    "Narrowing",
+    "Pushed",
+    "Down",
+    "ActionEnd",
+    "FinalCharacter",
+    "BattleResult",
+    "BattleEnd",
+    "EVENT_TYPES",
+    "event_to_json",
+    "event_from_json",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Base of every event.  ``turn`` is the turn in progress (0 = setup)."""
+
+    TYPE: ClassVar[str] = "event"
+    turn: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON-ready data with the stable field names."""
+        return event_to_json(self)
+
+
+# --------------------------------------------------------------- setup / order
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BattleStart(Event):
+    """The battle begins: seed, ruleset and the rosters in roster order."""
+
+    TYPE: ClassVar[str] = "battle_start"
+    seed: str
+    ruleset: str
+    white: tuple[str, ...]
+    black: tuple[str, ...]
+    rule: str = "R-GOAL-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Placed(Event):
+    """A character's starting square and HP: drawn (R-SETUP-1) or fixed (``setup``)."""
+
+    TYPE: ClassVar[str] = "placed"
+    actor: str
+    team: str
+    square: Square
+    hp: int
+    max_hp: int
+    drawn: bool
+    rule: str = "R-SETUP-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeRoll(Event):
+    """A character's initiative dice (R-TURN-1): three d6, plus tie digits."""
+
+    TYPE: ClassVar[str] = "initiative_roll"
+    actor: str
+    dice: tuple[int, ...]
+    value: str
+    rule: str = "R-TURN-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionOrder(Event):
+    """The action order for the battle (or, per ruleset, for this turn)."""
+
+    TYPE: ClassVar[str] = "action_order"
+    order: tuple[str, ...]
+    fixed: bool
+    rule: str = "R-TURN-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStart(Event):
+    """A new turn: every living character acts once in order (R-TURN-1)."""
+
+    TYPE: ClassVar[str] = "turn_start"
+    rule: str = "R-TURN-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionStart(Event):
+    """A character begins its action (R-TURN-2)."""
+
+    TYPE: ClassVar[str] = "action_start"
+    actor: str
+    square: Square
+    hp: int
+    rule: str = "R-TURN-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionEnd(Event):
+    """A character's action is over (after movement and status countdown)."""
+
+    TYPE: ClassVar[str] = "action_end"
+    actor: str
+    rule: str = "R-TURN-2"
+
+
+# ---------------------------------------------------------- pattern and panels
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PatternSelected(Event):
+    """R-PAT-3: the active pattern for this action and why.
+
+    ``reason``: ``condition`` (its condition held), ``default`` (first
+    unconditioned), ``first`` (none held, none active yet), ``kept`` (none held,
+    the active one stays).  ``switched`` is True when it differs from the
+    previous active pattern (every maintained skill is then released).
+    """
+
+    TYPE: ClassVar[str] = "pattern_selected"
+    actor: str
+    pattern: int
+    elements: str
+    reason: str
+    switched: bool
+    rule: str = "R-PAT-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PanelsReset(Event):
+    """R-PAN-2: the active pattern's panels become unused, except ``kept``
+    (indices assigned to maintained skills)."""
+
+    TYPE: ClassVar[str] = "panels_reset"
+    actor: str
+    kept: tuple[int, ...]
+    rule: str = "R-PAN-2"
+
+
+# ------------------------------------------------------------------ skill walk
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkillOrder(Event):
+    """R-PLAN-5: the skill list's order for this action (entry indices into the
+    sheet's list and their skill ids), and the lines of the ``use X first``
+    clauses that moved entries."""
+
+    TYPE: ClassVar[str] = "skill_order"
+    actor: str
+    entries: tuple[int, ...]
+    skills: tuple[str, ...]
+    moved_by: tuple[int, ...]
+    rule: str = "R-PLAN-5"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkillPassed(Event):
+    """A decision: an entry of the walk was passed over, and why.
+
+    ``reason`` is one of: ``passive``, ``already_maintained``, ``bound``,
+    ``frozen``, ``condition_false`` (``never use``/``use only``; ``line`` names
+    the clause), ``cost_unpayable``, ``no_target``, ``heal_guard`` (R-PLAN-1
+    left no candidate), ``held_back`` (a maintain entry's clause holds it back).
+    """
+
+    TYPE: ClassVar[str] = "skill_passed"
+    actor: str
+    skill: str
+    entry: int
+    reason: str
+    line: int | None = None
+    detail: str = ""
+    rule: str = "R-PLAN-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TargetsChosen(Event):
+    """A decision: the candidates considered (in preference order) and the
+    targets taken, with how many extras were requested and taken (R-EXT-7)."""
+
+    TYPE: ClassVar[str] = "targets_chosen"
+    actor: str
+    skill: str
+    candidates: tuple[str, ...]
+    targets: tuple[str, ...]
+    preference: str
+    extend_requested: int
+    extended: int
+    rule: str = "R-PLAN-4"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkillUsed(Event):
+    """An entry is used actively on ``targets`` (primary first), paying
+    ``panels`` (active-pattern indices, base cost then extension, R-PAN-3)."""
+
+    TYPE: ClassVar[str] = "skill_used"
+    actor: str
+    skill: str
+    entry: int
+    targets: tuple[str, ...]
+    panels: tuple[int, ...]
+    square: Square
+    rule: str = "R-SK-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MaintainStarted(Event):
+    """A maintain skill starts (actively, or by firing for passive ones, R-SK-2);
+    its ``panels`` stay assigned."""
+
+    TYPE: ClassVar[str] = "maintain_started"
+    actor: str
+    skill: str
+    entry: int
+    panels: tuple[int, ...]
+    rule: str = "R-SK-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MaintainReleased(Event):
+    """A maintained skill ends.  ``cause``: ``clause`` (``line`` given),
+    ``bound``, ``pattern_switch``, ``down``."""
+
+    TYPE: ClassVar[str] = "maintain_released"
+    actor: str
+    skill: str
+    entry: int
+    cause: str
+    line: int | None = None
+    rule: str = "R-TURN-4"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChanceRoll(Event):
+    """A draw that changed the outcome: ``effect`` (status, knockback, cleanse,
+    ...) of ``skill`` by ``actor`` on ``target`` succeeded or not."""
+
+    TYPE: ClassVar[str] = "chance_roll"
+    actor: str
+    skill: str
+    target: str
+    effect: str
+    numerator: int
+    denominator: int
+    success: bool
+    rule: str = "R-RNG-1"
+
+
+# ------------------------------------------------------------------- responses
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Obstructed(Event):
+    """R-TURN-3 (1): ``actor``'s obstruct passive ``skill`` cancels ``by``'s use
+    of ``against_skill`` against ``actor`` only."""
+
+    TYPE: ClassVar[str] = "obstructed"
+    actor: str
+    skill: str
+    by: str
+    against_skill: str
+    panels: tuple[int, ...]
+    rule: str = "R-TURN-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reaction(Event):
+    """A passive/maintained defence or counter fires for ``actor`` against
+    ``attacker``.  ``kind``: ``defence`` (``reduce`` given) or ``counter``;
+    ``panels`` paid (empty when maintained or already paid this hit)."""
+
+    TYPE: ClassVar[str] = "reaction"
+    actor: str
+    skill: str
+    entry: int
+    kind: str
+    attacker: str
+    panels: tuple[int, ...]
+    reduce: int = 0
+    maintained: bool = False
+    rule: str = "R-SK-1a"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CounterMissed(Event):
+    """A counter hit that did not land: ``reason`` ``out_of_range`` (R-RANGE-3,
+    R-KNOCK-5) or ``attacker_down``."""
+
+    TYPE: ClassVar[str] = "counter_missed"
+    actor: str
+    skill: str
+    target: str
+    reason: str
+    rule: str = "R-RANGE-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Damage(Event):
+    """One loss of HP.  ``cause``: ``skill`` (a hit of an active use),
+    ``counter``, ``wall``, ``poison``, ``narrowing``.  ``actor``/``skill`` name
+    the source when there is one; ``element`` is empty for typeless damage.
+    ``printed`` is the damage before reductions, ``reduced`` the sum removed.
+    """
+
+    TYPE: ClassVar[str] = "damage"
+    target: str
+    amount: int
+    hp_after: int
+    cause: str
+    actor: str | None = None
+    skill: str | None = None
+    element: str = ""
+    printed: int = 0
+    reduced: int = 0
+    rule: str = "R-SK-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Heal(Event):
+    """HP restored (never above max, R-CHAR-2)."""
+
+    TYPE: ClassVar[str] = "heal"
+    target: str
+    amount: int
+    hp_after: int
+    actor: str
+    skill: str
+    cause: str = "skill"
+    rule: str = "R-SK-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PanelUsed(Event):
+    """An obstruct effect turns ``target``'s leftmost unused panel used
+    (``panel`` None: it had none, R-TURN-3a)."""
+
+    TYPE: ClassVar[str] = "panel_used"
+    target: str
+    panel: int | None
+    actor: str
+    skill: str
+    rule: str = "R-TURN-3a"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusApplied(Event):
+    """A status lands.  ``status``: bind, poison, freeze, change.  ``object``:
+    character, skill (``index`` = entry), clause (``index`` = clause line),
+    panel (``index`` = panel of ``pattern``)."""
+
+    TYPE: ClassVar[str] = "status_applied"
+    target: str
+    status: str
+    object: str
+    index: int | None
+    pattern: int | None
+    duration: int | None
+    actor: str
+    skill: str
+    rule: str = "R-ST-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusNoEffect(Event):
+    """A status had nothing to land on (R-ST-2, R-ST-BIND): ``reason`` says why."""
+
+    TYPE: ClassVar[str] = "status_no_effect"
+    target: str
+    status: str
+    object: str
+    reason: str
+    actor: str
+    skill: str
+    rule: str = "R-ST-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusExpired(Event):
+    """A status ran out at the end of its bearer's action (R-ST-1)."""
+
+    TYPE: ClassVar[str] = "status_expired"
+    target: str
+    status: str
+    object: str
+    index: int | None
+    pattern: int | None
+    rule: str = "R-ST-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusCleansed(Event):
+    """A status removed by Rest/Restore (R-ST-CLEANSE)."""
+
+    TYPE: ClassVar[str] = "status_cleansed"
+    target: str
+    status: str
+    object: str
+    index: int | None
+    pattern: int | None
+    actor: str
+    skill: str
+    rule: str = "R-ST-CLEANSE"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Knockback(Event):
+    """R-KNOCK-1..3: ``target`` pushed away from ``actor``.  ``wall`` True: the
+    push was off the field, ``to`` == ``from`` and a wall Damage follows."""
+
+    TYPE: ClassVar[str] = "knockback"
+    target: str
+    from_square: Square
+    to_square: Square
+    direction: str
+    wall: bool
+    actor: str
+    skill: str
+    rule: str = "R-KNOCK-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SinkStarted(Event):
+    """R-ST-SINK: ``square`` is sunk by ``actor``'s ``skill``."""
+
+    TYPE: ClassVar[str] = "sink_started"
+    actor: str
+    skill: str
+    square: Square
+    rule: str = "R-ST-SINK"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SinkEnded(Event):
+    """A sinking ends: ``cause`` ``owner_action``, ``owner_down``, ``narrowing``."""
+
+    TYPE: ClassVar[str] = "sink_ended"
+    actor: str
+    square: Square
+    cause: str
+    rule: str = "R-ST-SINK"
+
+
+# -------------------------------------------------------------------- movement
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Moved(Event):
+    """A one-area move (R-MOVE-1).  ``mode``: ``auto`` (R-MOVE-3/6) or
+    ``clause`` (R-MOVE-7/8, ``line`` given); ``toward`` describes the goal."""
+
+    TYPE: ClassVar[str] = "moved"
+    actor: str
+    from_square: Square
+    to_square: Square
+    mode: str
+    toward: str
+    line: int | None = None
+    rule: str = "R-MOVE-5"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stayed(Event):
+    """A decision: the character did not move, and why.  ``reason``: ``engaged``,
+    ``sunk``, ``bound``, ``attacked``, ``in_reach``, ``hold`` (clause), ``arrived``,
+    ``keep_away`` (staying was best), ``no_route``, ``no_enemy``."""
+
+    TYPE: ClassVar[str] = "stayed"
+    actor: str
+    square: Square
+    reason: str
+    line: int | None = None
+    rule: str = "R-MOVE-1"
+
+
+# ------------------------------------------------------------------- narrowing
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Narrowing(Event):
+    """R-NARROW-1: stage ``stage`` (1-based) keeps ``kept`` (e.g. "b2-g7")."""
+
+    TYPE: ClassVar[str] = "narrowing"
+    stage: int
+    kept: str
+    rule: str = "R-NARROW-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pushed(Event):
+    """R-NARROW-2: ``target`` pushed from a removed area into the kept field."""
+
+    TYPE: ClassVar[str] = "pushed"
+    target: str
+    from_square: Square
+    to_square: Square
+    rule: str = "R-NARROW-2"
+
+
+# ------------------------------------------------------------------- KO and end
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Down(Event):
+    """R-CHAR-2: ``target`` is at 0 HP and leaves the field."""
+
+    TYPE: ClassVar[str] = "down"
+    target: str
+    square: Square
+    cause: str
+    rule: str = "R-CHAR-2"
+
+
+@dataclass(frozen=True, slots=True)
+class FinalCharacter:
+    """One character at the end: ``{"team", "hp", "square", "down"}`` (+ name)."""
+
+    name: str
+    team: str
+    hp: int
+    square: Square
+    down: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"team": self.team, "hp": self.hp, "square": square_name(self.square), "down": self.down}
+
+
+@dataclass(frozen=True, slots=True)
+class BattleResult:
+    """``winner`` white/black/draw, ``reason``, ``turns`` (the turn in progress
+    when it ended), ``final`` per character in roster order, and standing counts."""
+
+    winner: str
+    reason: str
+    turns: int
+    final: tuple[FinalCharacter, ...]
+    rule: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "rule": self.rule,
+            "turns": self.turns,
+            "final": {c.name: c.to_json() for c in self.final},
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> BattleResult:
+        final = tuple(
+            FinalCharacter(name, v["team"], v["hp"], parse_square(v["square"]), v["down"])
+            for name, v in data["final"].items()
+        )
+        return BattleResult(data["winner"], data["reason"], data["turns"], final, data["rule"])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BattleEnd(Event):
+    """The battle is over (R-GOAL-1/2, R-TURN-9)."""
+
+    TYPE: ClassVar[str] = "battle_end"
+    result: BattleResult
+    rule: str = "R-GOAL-1"
+
+
+# --------------------------------------------------------------- serialisation
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        BattleStart, Placed, InitiativeRoll, ActionOrder, TurnStart, ActionStart,
+        PatternSelected, PanelsReset, SkillOrder, SkillPassed, TargetsChosen,
+        SkillUsed, MaintainStarted, MaintainReleased, ChanceRoll, Obstructed,
+        Reaction, CounterMissed, Damage, Heal, PanelUsed, StatusApplied,
+        StatusNoEffect, StatusExpired, StatusCleansed, Knockback, SinkStarted,
+        SinkEnded, Moved, Stayed, Narrowing, Pushed, Down, ActionEnd, BattleEnd,
+    )
+}
+
+#: Python field name -> stable JSON name where they differ.
+_JSON_NAMES = {"from_square": "from", "to_square": "to"}
+_PY_NAMES = {v: k for k, v in _JSON_NAMES.items()}
+
+# Per class: (field name, json name, kind) with kind in plain/square/squares/result
+_Codec = tuple[tuple[str, str, str], ...]
+_CODECS: dict[type[Event], _Codec] = {}
+
+
+def _kind(hint: Any) -> str:
+    if hint is Square:
+        return "square"
+    if hint is BattleResult:
+        return "result"
+    args = typing.get_args(hint)
+    if Square in args:
+        return "squares" if typing.get_origin(hint) is tuple else "square?"
+    if typing.get_origin(hint) is tuple:
+        return "tuple"
+    return "plain"
+
+
+def _codec(cls: type[Event]) -> _Codec:
+    codec = _CODECS.get(cls)
+    if codec is None:
+        hints = typing.get_type_hints(cls)
+        codec = tuple(
+            (f.name, _JSON_NAMES.get(f.name, f.name), _kind(hints[f.name]))
+            for f in dataclasses.fields(cls)
+        )
+        _CODECS[cls] = codec
+    return codec
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """``{"type": ..., "turn": ..., ...}`` with squares as names and tuples as lists."""
+    out: dict[str, Any] = {"type": event.TYPE}
+    for name, json_name, kind in _codec(type(event)):
+        value = getattr(event, name)
+        if kind == "square" or (kind == "square?" and value is not None):
+            value = square_name(value)
+        elif kind == "squares":
+            value = [square_name(s) for s in value]
+        elif kind == "tuple":
+            value = list(value)
+        elif kind == "result":
+            value = value.to_json()
+        out[json_name] = value
+    return out
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    """Rebuild an event from :func:`event_to_json` output.
+
+    :raises KeyError: on an unknown ``type`` or a missing field.
+    """
+    cls = EVENT_TYPES[data["type"]]
+    kwargs: dict[str, Any] = {}
+    for name, json_name, kind in _codec(cls):
+        if json_name not in data:
+            continue  # a defaulted field
+        value = data[json_name]
+        if kind == "square" or (kind == "square?" and value is not None):
+            value = parse_square(value)
+        elif kind == "squares":
+            value = tuple(parse_square(s) for s in value)
+        elif kind == "tuple":
+            value = tuple(value)
+        elif kind == "result":
+            value = BattleResult.from_json(value)
+        kwargs[name] = value
+    return cls(**kwargs)

@@ -1,0 +1,160 @@
+"""The battle's only source of luck (R-RNG-1).
+
+Five named streams, each ``random.Random(f"{seed}:{name}")``, so that a new
+draw in one place (say an extra knockback direction) does not reshuffle the
+draws of another (say initiative).  Only two draw forms exist:
+
+* a *chance p*: ``stream.random() < p``, no draw when p is 0 or 1;
+* a *choice* among n candidates: ``stream.randrange(n)``, no draw when n == 1.
+
+This is the only module of the package that imports :mod:`random`
+(a test greps for it).  ``ScriptedRng`` replaces the streams in scenario
+tests with scripted outcomes, so that a test never hunts for a lucky seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Protocol, TypeVar
+
+__all__ = ["STREAMS", "BattleRng", "Rng", "ScriptedRng", "RngScriptError"]
+
+#: The five streams of R-RNG-1, in the order the rule lists them.
+STREAMS: tuple[str, ...] = ("setup", "initiative", "ties", "chances", "knockback")
+
+T = TypeVar("T")
+
+
+class Rng(Protocol):
+    """What the engine needs from a source of luck."""
+
+    def chance(self, stream: str, p: Fraction | float) -> bool:
+        """True with probability ``p`` (R-RNG-1 *chance*)."""
+
+    def randrange(self, stream: str, n: int) -> int:
+        """An index in ``range(n)`` (R-RNG-1 *choice*); 0 without a draw if n == 1."""
+
+
+def _check_stream(stream: str) -> None:
+    if stream not in STREAMS:
+        raise ValueError(f"unknown RNG stream {stream!r}; expected one of {STREAMS}")
+
+
+class BattleRng:
+    """The seeded streams of one battle (R-RNG-1).
+
+    >>> a, b = BattleRng(7), BattleRng(7)
+    >>> [a.randrange("setup", 8) for _ in range(3)] == [b.randrange("setup", 8) for _ in range(3)]
+    True
+    >>> BattleRng(7).chance("chances", 1)  # no draw for p == 1
+    True
+    """
+
+    __slots__ = ("seed", "_streams", "draws")
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+        self._streams = {name: random.Random(f"{seed}:{name}") for name in STREAMS}
+        #: Number of draws made per stream (diagnostics and tests).
+        self.draws: dict[str, int] = {name: 0 for name in STREAMS}
+
+    def chance(self, stream: str, p: Fraction | float) -> bool:
+        """``random() < p``; no draw when p <= 0 or p >= 1 (R-RNG-1)."""
+        _check_stream(stream)
+        if p <= 0:
+            return False
+        if p >= 1:
+            return True
+        self.draws[stream] += 1
+        return self._streams[stream].random() < p
+
+    def randrange(self, stream: str, n: int) -> int:
+        """``randrange(n)``; no draw when n == 1 (R-RNG-1).
+
+        :raises ValueError: if ``n`` < 1.
+        """
+        _check_stream(stream)
+        if n < 1:
+            raise ValueError("a choice needs at least one candidate")
+        if n == 1:
+            return 0
+        self.draws[stream] += 1
+        return self._streams[stream].randrange(n)
+
+
+def choose(rng: Rng, stream: str, candidates: Sequence[T]) -> T:
+    """``candidates[rng.randrange(n)]``: the R-RNG-1 *choice*.
+
+    The caller passes candidates in canonical order (roster order, squares
+    rank by rank, directions N..NW).
+    """
+    return candidates[rng.randrange(stream, len(candidates))]
+
+
+class RngScriptError(AssertionError):
+    """A scripted RNG ran out of outcomes or got an impossible one."""
+
+
+class ScriptedRng:
+    """Test double: returns scripted outcomes per stream, in order.
+
+    ``script`` maps a stream name to outcomes: booleans for chances, ints for
+    choices.  Draws that R-RNG-1 skips (p in {0, 1}, n == 1) consume nothing,
+    exactly like :class:`BattleRng`.  A draw with an empty script falls back
+    to ``default_chance`` / index 0 when ``strict`` is False, and raises
+    :class:`RngScriptError` when it is True.
+    """
+
+    def __init__(
+        self,
+        script: Mapping[str, Iterable[bool | int]] | None = None,
+        *,
+        strict: bool = False,
+        default_chance: bool = True,
+    ) -> None:
+        self._script: dict[str, list[bool | int]] = {name: [] for name in STREAMS}
+        for name, outcomes in (script or {}).items():
+            _check_stream(name)
+            self._script[name] = list(outcomes)
+        self.strict = strict
+        self.default_chance = default_chance
+        #: Every draw made, as (stream, kind, outcome), for assertions.
+        self.log: list[tuple[str, str, bool | int]] = []
+
+    def _next(self, stream: str) -> bool | int | None:
+        queue = self._script[stream]
+        if queue:
+            return queue.pop(0)
+        if self.strict:
+            raise RngScriptError(f"no scripted outcome left on stream {stream!r}")
+        return None
+
+    def chance(self, stream: str, p: Fraction | float) -> bool:
+        _check_stream(stream)
+        if p <= 0:
+            return False
+        if p >= 1:
+            return True
+        value = self._next(stream)
+        outcome = self.default_chance if value is None else bool(value)
+        self.log.append((stream, "chance", outcome))
+        return outcome
+
+    def randrange(self, stream: str, n: int) -> int:
+        _check_stream(stream)
+        if n < 1:
+            raise ValueError("a choice needs at least one candidate")
+        if n == 1:
+            return 0
+        value = self._next(stream)
+        index = 0 if value is None else int(value)
+        if not 0 <= index < n:
+            raise RngScriptError(f"scripted choice {index} out of range({n}) on {stream!r}")
+        self.log.append((stream, "choice", index))
+        return index
+
+    def remaining(self) -> dict[str, int]:
+        """Outcomes not yet consumed, per stream (tests assert they were all used)."""
+        return {name: len(q) for name, q in self._script.items() if q}
