@@ -1,0 +1,399 @@
+"""Loading untrusted YAML with positions, and JSON Schema checks that point at fields.
+
+Every file the referee reads (skills, rulesets, sheets, battles) goes through
+:func:`load_yaml`: it parses with a ``yaml.SafeLoader`` subclass (never executes
+code) and keeps, for every value and every mapping key, the line and column it
+came from, so a diagnostic can say ``kagura.yaml:3:14`` rather than "somewhere
+in abilities". :func:`schema_diagnostics` then validates the plain data against
+a schema shipped in ``referee/schemas/`` and turns *every* violation into a
+:class:`~referee.diagnostics.Diagnostic` at the offending field (style lessons
+4, 10, 11).
+
+Two deliberate departures from plain ``yaml.safe_load``:
+
+- timestamps are not resolved (``2007-12-13`` stays a string), so no input can
+  produce a non-JSON value or crash the constructor with an impossible date;
+- duplicate mapping keys are reported (PyYAML silently keeps the last one).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import yaml
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from referee.diagnostics import Diagnostic, Severity
+
+#: A path into a YAML document: mapping keys and sequence indices.
+FieldPath = tuple[Any, ...]
+
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+
+
+class _PositionLoader(yaml.SafeLoader):
+    """SafeLoader without the timestamp resolver (see module docstring)."""
+
+
+_PositionLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a YAML node starts. ``line``/``column`` are 1-based.
+
+    ``content_column`` is where the scalar's text starts (one past the opening
+    quote of a quoted scalar); ``style`` is PyYAML's scalar style (``None`` for
+    plain, ``'"'``, ``"'"``, ``'|'``, ``'>'``) or ``"mapping"``/``"sequence"``.
+    ``end_line`` is the 1-based line where the node ends.
+    """
+
+    line: int
+    column: int
+    content_column: int = 0
+    style: str | None = None
+    end_line: int = 0
+
+
+@dataclass(frozen=True)
+class YamlDocument:
+    """Parsed YAML plus the position of every value and key.
+
+    :param file: the path as it will appear in diagnostics.
+    :param text: the source text (for caret lines).
+    :param data: the plain Python value (dicts, lists, str, int, float, bool, None).
+    :param values: position of the node at each path (``()`` is the root).
+    :param keys: position of the mapping key that names each path.
+    """
+
+    file: str
+    text: str
+    data: Any
+    values: Mapping[FieldPath, Position] = field(default_factory=dict)
+    keys: Mapping[FieldPath, Position] = field(default_factory=dict)
+
+    def position(self, path: Sequence[Any]) -> Position:
+        """The value's position, else the nearest ancestor's, else line 0."""
+        p = tuple(path)
+        while True:
+            if p in self.values:
+                return self.values[p]
+            if not p:
+                return Position(0, 0)
+            p = p[:-1]
+
+    def key_position(self, path: Sequence[Any]) -> Position:
+        """Where the key naming ``path`` is written, else :meth:`position`."""
+        p = tuple(path)
+        if p in self.keys:
+            return self.keys[p]
+        return self.position(p)
+
+    def source_line(self, line: int) -> str | None:
+        """The text of a 1-based line, or ``None`` if out of range."""
+        lines = self.text.splitlines()
+        if 1 <= line <= len(lines):
+            return lines[line - 1]
+        return None
+
+    def diagnostic(
+        self,
+        path: Sequence[Any],
+        code: str,
+        message: str,
+        *,
+        hint: str | None = None,
+        at_key: bool = False,
+        column_offset: int | None = None,
+        severity: Severity = "error",
+    ) -> Diagnostic:
+        """A diagnostic pointing at the value (or the key) at ``path``.
+
+        ``column_offset`` points inside a scalar: the caret goes to its
+        ``offset``-th character (single-line scalars only).
+        """
+        pos = self.key_position(path) if at_key else self.position(path)
+        column = pos.column
+        if column_offset is not None and pos.content_column:
+            column = pos.content_column + column_offset
+        return Diagnostic(
+            file=self.file,
+            line=pos.line,
+            column=column,
+            code=code,
+            message=message,
+            hint=hint,
+            severity=severity,
+            source_line=self.source_line(pos.line),
+        )
+
+
+def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """Parse ``text`` safely; never raises on bad input.
+
+    Returns the document (``None`` on a syntax error) and diagnostics: a
+    ``yaml-syntax`` error with the parser's line/column, or ``duplicate-key``
+    errors (the document is still returned for those, the last value kept).
+    """
+    loader = _PositionLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as err:
+        return None, [_syntax_diagnostic(err, file, text)]
+    except yaml.YAMLError as err:  # reader errors (bad characters) carry no mark object
+        return None, [Diagnostic(file, 0, 0, "yaml-syntax", f"not valid YAML: {err}")]
+    except RecursionError:
+        return None, [Diagnostic(file, 0, 0, "yaml-syntax", "YAML nested too deeply")]
+    except (ValueError, TypeError, OverflowError) as err:
+        return None, [Diagnostic(file, 0, 0, "yaml-syntax", f"unreadable YAML value: {err}")]
+    finally:
+        loader.dispose()
+    values: dict[FieldPath, Position] = {}
+    keys: dict[FieldPath, Position] = {}
+    diags: list[Diagnostic] = []
+    if node is not None:
+        _walk(node, (), values, keys, diags, file, text, set())
+    return YamlDocument(file, text, data, values, keys), diags
+
+
+def read_yaml_file(path: str | Path, display: str | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """Read and parse a YAML file; a missing or non-UTF-8 file is a diagnostic too."""
+    name = display if display is not None else str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        return None, [Diagnostic(name, 0, 0, "file-not-found", f"cannot read {name}: {err.strerror or err}")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        return None, [Diagnostic(name, 0, 0, "encoding", f"{name} is not UTF-8 text (byte {err.start})")]
+    return load_yaml(text, name)
+
+
+def _syntax_diagnostic(err: yaml.MarkedYAMLError, file: str, text: str) -> Diagnostic:
+    mark = err.problem_mark or err.context_mark
+    line = mark.line + 1 if mark is not None else 0
+    column = mark.column + 1 if mark is not None else 0
+    problem = err.problem or "invalid YAML"
+    message = f"YAML syntax error: {problem}"
+    hint = None
+    if err.context:
+        hint = f"{err.context}"
+        if err.context_mark is not None and err.context_mark is not mark:
+            hint += f" (line {err.context_mark.line + 1}, column {err.context_mark.column + 1})"
+    lines = text.splitlines()
+    source = lines[line - 1] if 1 <= line <= len(lines) else None
+    return Diagnostic(file, line, column, "yaml-syntax", message, hint=hint, source_line=source)
+
+
+def _position(node: yaml.Node) -> Position:
+    start, end = node.start_mark, node.end_mark
+    style: str | None
+    if isinstance(node, yaml.MappingNode):
+        style = "mapping"
+    elif isinstance(node, yaml.SequenceNode):
+        style = "sequence"
+    else:
+        style = getattr(node, "style", None)
+    content = start.column + 1 + (1 if style in ('"', "'") else 0)
+    return Position(start.line + 1, start.column + 1, content, style, end.line + 1)
+
+
+def _walk(
+    node: yaml.Node,
+    path: FieldPath,
+    values: dict[FieldPath, Position],
+    keys: dict[FieldPath, Position],
+    diags: list[Diagnostic],
+    file: str,
+    text: str,
+    seen: set[int],
+) -> None:
+    """Record positions under ``path``; aliases are visited once (no blow-up)."""
+    values.setdefault(path, _position(node))
+    if id(node) in seen:
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _walk(item, path + (i,), values, keys, diags, file, text, seen)
+    elif isinstance(node, yaml.MappingNode):
+        first_seen: dict[Any, Position] = {}
+        for key_node, value_node in node.value:
+            key = _scalar_key(key_node)
+            key_pos = _position(key_node)
+            if key in first_seen:
+                prev = first_seen[key]
+                lines = text.splitlines()
+                diags.append(
+                    Diagnostic(
+                        file,
+                        key_pos.line,
+                        key_pos.column,
+                        "duplicate-key",
+                        f"key {key!r} is given twice (first on line {prev.line}); the last one would win",
+                        source_line=lines[key_pos.line - 1] if key_pos.line <= len(lines) else None,
+                    )
+                )
+            else:
+                first_seen[key] = key_pos
+            keys[path + (key,)] = key_pos
+            _walk(value_node, path + (key,), values, keys, diags, file, text, seen)
+
+
+def _scalar_key(node: yaml.Node) -> Any:
+    """The Python value of a mapping key as the constructor made it."""
+    if isinstance(node, yaml.ScalarNode):
+        loader = _PositionLoader("")
+        try:
+            return loader.construct_object(node)
+        finally:
+            loader.dispose()
+    # Non-scalar keys already failed construction (unhashable); keep a marker.
+    return ("<complex key>", node.start_mark.line, node.start_mark.column)
+
+
+# ---------------------------------------------------------------------------
+# JSON Schema
+
+
+@functools.cache
+def load_schema(name: str) -> dict[str, Any]:
+    """A schema shipped in ``referee/schemas/`` (``"skills"`` -> skills.schema.json)."""
+    text = resources.files("referee").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    Draft202012Validator.check_schema(schema)
+    return schema
+
+
+def format_path(path: Iterable[Any]) -> str:
+    """``("skills", 3, "cost") -> "skills[3].cost"``; the root is ``(top level)``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int) and not isinstance(part, bool):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+_TYPE_WORDS = {
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "nothing",
+}
+
+
+def _type_of(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldPath = ()) -> list[Diagnostic]:
+    """Every violation of the named schema, each at its field's line/column.
+
+    A schema node may carry ``"x-expected"`` (words for a player, e.g. "a
+    pattern such as 火水風"); the message then says what was expected there.
+    Unknown keys each get their own ``unknown-field`` diagnostic with a
+    did-you-mean hint.
+    """
+    schema = load_schema(schema_name)
+    instance = doc.data
+    for part in base_path:
+        instance = instance[part]
+    validator = Draft202012Validator(schema)
+    diags: list[Diagnostic] = []
+    for err in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path]):
+        diags.extend(_translate(doc, base_path + tuple(err.absolute_path), err))
+    return diags
+
+
+def _translate(doc: YamlDocument, path: FieldPath, err: ValidationError) -> list[Diagnostic]:
+    where = format_path(path)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    expected = schema.get("x-expected")
+    kind = err.validator
+    value: Any = err.validator_value
+    if kind == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = sorted(str(k) for k in schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in schema.get("properties", {})]
+        out = []
+        for key in extra:
+            close = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"allowed: {', '.join(allowed)}"
+            out.append(doc.diagnostic(path + (key,), "unknown-field", f"unknown field {key!r} in {where}", hint=hint, at_key=True))
+        return out
+    if kind == "required":
+        missing = [r for r in value if isinstance(err.instance, dict) and r not in err.instance]
+        return [
+            doc.diagnostic(path, "missing-field", f"{where}: required field {name!r} is missing", at_key=True)
+            for name in missing
+        ]
+    if expected:
+        message = f"{where}: expected {expected}, got {_show(err.instance)}"
+        return [doc.diagnostic(path, "invalid-value" if kind != "type" else "wrong-type", message, at_key=False)]
+    if kind == "type":
+        want = value
+        wants = [want] if isinstance(want, str) else list(want)
+        words = " or ".join(_TYPE_WORDS.get(w, w) for w in wants)
+        return [doc.diagnostic(path, "wrong-type", f"{where} must be {words}, not {_type_of(err.instance)}")]
+    if kind == "enum":
+        options = ", ".join(str(v) for v in value)
+        close = difflib.get_close_matches(str(err.instance), [str(v) for v in value], n=1)
+        return [
+            doc.diagnostic(
+                path,
+                "invalid-value",
+                f"{where} must be one of {options}, not {_show(err.instance)}",
+                hint=f"did you mean {close[0]!r}?" if close else None,
+            )
+        ]
+    if kind == "const":
+        return [doc.diagnostic(path, "invalid-value", f"{where} must be {value!r}")]
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}[kind]
+        return [doc.diagnostic(path, "out-of-range", f"{where} must be {word} {value}, not {_show(err.instance)}")]
+    if kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
+        word = "at least" if kind.startswith("min") else "at most"
+        unit = "entries" if "Items" in kind else ("characters" if "Length" in kind else "keys")
+        return [doc.diagnostic(path, "wrong-size", f"{where} must have {word} {value} {unit}")]
+    if kind == "pattern":
+        return [doc.diagnostic(path, "invalid-value", f"{where}: {_show(err.instance)} is not in the expected form")]
+    if kind in ("oneOf", "anyOf") and err.context:
+        # Report the alternative whose error is deepest (most specific).
+        best = max(err.context, key=lambda e: len(e.absolute_path))
+        return _translate(doc, path + tuple(best.relative_path), best)
+    return [doc.diagnostic(path, "invalid-value", f"{where}: {err.message}")]
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
