@@ -1,0 +1,372 @@
+"""Rulesets: every number of the rules as validated, frozen data (style lesson 2).
+
+A ruleset YAML (``referee/data/rulesets/tcgt.yaml`` is the built-in default)
+holds the map, the turn limit (R-TURN-9), the narrowing schedule (R-NARROW-1),
+the initiative method (R-TURN-1), the character-creation numbers (R-CHAR-1..4),
+the goal fraction (R-GOAL-1), the variant switches (R-VAR-*) and the skill
+catalogue. A variant says ``extends: tcgt`` and lists only what differs: the
+base is merged under it (mappings key by key, lists and scalars replaced), and
+the merged data is validated by ``referee/schemas/ruleset.schema.json``.
+
+:attr:`Ruleset.digest` is the sha256 of the canonical JSON of the merged data
+with the catalogue's data in place of its path, so two machines that resolve a
+battle under "the same" ruleset can prove it (style lesson 8).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog
+from referee.diagnostics import Diagnostic, ReferError, has_errors
+from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
+
+#: Name of the default ruleset.
+DEFAULT_RULESET = "tcgt"
+
+Adjacency = Literal["king", "rook"]
+Reroll = Literal["once_per_battle", "every_turn"]
+
+
+@dataclass(frozen=True)
+class MapSpec:
+    """The field (R-FIELD-1): ``width`` files x ``height`` ranks, step adjacency,
+    and squares that are not part of the map (written ``"c3"``)."""
+
+    width: int
+    height: int
+    adjacency: Adjacency
+    blocked: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NarrowingStage:
+    """One narrowing (R-NARROW-1) after turn ``after_turn``.
+
+    :param keep: the inclusive rectangle kept, written ``"b2-g7"``
+        (``referee.board.parse_rect`` reads it).
+    :param keep_one_of: when true, one square of ``keep`` is drawn (R-RNG-1,
+        ``ties`` stream) and only it is kept.
+    """
+
+    after_turn: int
+    keep: str
+    keep_one_of: bool = False
+
+
+@dataclass(frozen=True)
+class Initiative:
+    """R-TURN-1: ``dice`` dice of ``sides`` sides read as a decimal number;
+    rolled once per battle or every turn."""
+
+    dice: int
+    sides: int
+    reroll: Reroll
+
+
+@dataclass(frozen=True)
+class AbilityRules:
+    """R-CHAR-1: the three abilities sum to ``budget``, each at least ``minimum``."""
+
+    budget: int
+    minimum: int
+
+
+@dataclass(frozen=True)
+class Goal:
+    """R-GOAL-1: an army is beaten when standing <= floor(start x fraction)."""
+
+    numerator: int
+    denominator: int
+
+    def threshold(self, starting_members: int) -> int:
+        """Standing members at or below which the battle ends (3 -> 1, 6 -> 2, 2 -> 0)."""
+        return (starting_members * self.numerator) // self.denominator
+
+
+@dataclass(frozen=True)
+class Variants:
+    """The R-VAR-* switches; all off in ``tcgt``."""
+
+    orm: bool = False
+    soul: bool = False
+    d20: bool = False
+    wiz: bool = False
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A loaded, validated ruleset. Never mutated (style lesson 2).
+
+    :param name: the ruleset's name (``tcgt``).
+    :param digest: sha256 hex of the canonical merged data (see module doc).
+    :param source: the file it was loaded from, as shown in diagnostics.
+    :param data: the merged plain data (what the digest covers, minus skills).
+    """
+
+    name: str
+    description: str
+    digest: str
+    map: MapSpec
+    turn_limit: int
+    narrowing: tuple[NarrowingStage, ...]
+    initiative: Initiative
+    abilities: AbilityRules
+    hp_per_body: int
+    max_patterns_per_intellect: int
+    extra_skill_entries: int
+    max_clauses_per_intellect: int
+    goal: Goal
+    variants: Variants
+    catalog: SkillCatalog = field(repr=False)
+    source: str = ""
+    data: Any = field(default=None, compare=False, repr=False)
+
+    def max_hp(self, body: int) -> int:
+        """Max HP of a character (R-CHAR-2)."""
+        return self.hp_per_body * body
+
+    def max_patterns(self, intellect: int) -> int:
+        """Most patterns a sheet may list (R-CHAR-3)."""
+        return self.max_patterns_per_intellect * intellect
+
+    def max_skill_entries(self, intellect: int) -> int:
+        """Most skill entries a sheet may list (R-CHAR-3)."""
+        return intellect + self.extra_skill_entries
+
+    def max_clauses(self, intellect: int) -> int:
+        """Most clauses a plan may have (R-CHAR-4)."""
+        return self.max_clauses_per_intellect * intellect
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+def builtin_rulesets() -> tuple[str, ...]:
+    """Names of the rulesets shipped in ``referee/data/rulesets/``, sorted."""
+    folder = resources.files("referee").joinpath("data", "rulesets")
+    return tuple(sorted(p.name[: -len(".yaml")] for p in folder.iterdir() if p.name.endswith(".yaml")))
+
+
+def _builtin_path(name: str) -> Path:
+    return Path(str(resources.files("referee").joinpath("data", "rulesets", f"{name}.yaml")))
+
+
+def _is_builtin_name(text: str) -> bool:
+    return re.fullmatch(r"[A-Za-z0-9_-]+", text) is not None and not text.endswith((".yaml", ".yml"))
+
+
+def load_ruleset(name_or_path: str | Path = DEFAULT_RULESET) -> Ruleset:
+    """A built-in ruleset by name (``"tcgt"``) or a ruleset YAML by path.
+
+    Built-ins are cached; files are read afresh each call.
+
+    :raises ReferError: with every diagnostic (file, line, column) when the
+        ruleset, a base it extends or its skill catalogue is missing or invalid.
+    """
+    text = str(name_or_path)
+    if isinstance(name_or_path, str) and _is_builtin_name(text):
+        return _load_builtin(text)
+    ruleset, diags = load_ruleset_file(Path(name_or_path))
+    if ruleset is None:
+        raise ReferError(diags)
+    return ruleset
+
+
+@functools.lru_cache(maxsize=None)
+def _load_builtin(name: str) -> Ruleset:
+    if name not in builtin_rulesets():
+        close = difflib.get_close_matches(name, builtin_rulesets(), n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"built-in rulesets: {', '.join(builtin_rulesets())}"
+        raise ReferError([Diagnostic(name, 0, 0, "unknown-ruleset", f"no built-in ruleset named {name!r} (and no such file)", hint=hint)])
+    ruleset, diags = load_ruleset_file(_builtin_path(name), display=f"referee/data/rulesets/{name}.yaml")
+    if ruleset is None:
+        raise ReferError(diags)
+    return ruleset
+
+
+def load_ruleset_file(path: Path, display: str | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """Load and validate a ruleset file; never raises on bad input."""
+    data, doc, diags = _merged_data(path, display, ())
+    if data is None or doc is None or has_errors(diags):
+        return None, diags
+    return _build(doc, data, path.parent, diags)
+
+
+def _merged_data(
+    path: Path, display: str | None, chain: tuple[str, ...]
+) -> tuple[dict[str, Any] | None, YamlDocument | None, list[Diagnostic]]:
+    """The file's data with its ``extends`` chain merged under it."""
+    shown = display if display is not None else str(path)
+    doc, diags = read_yaml_file(path, shown)
+    if doc is None:
+        return None, None, diags
+    if not isinstance(doc.data, dict):
+        return None, doc, diags + [doc.diagnostic((), "wrong-type", "a ruleset must be a mapping of fields (name, map, ...)")]
+    own: dict[str, Any] = dict(doc.data)
+    base_ref = own.pop("extends", None)
+    if base_ref is None:
+        return own, doc, diags
+    if not isinstance(base_ref, str):
+        return None, doc, diags + [doc.diagnostic(("extends",), "wrong-type", "extends must name a ruleset")]
+    if _is_builtin_name(base_ref):
+        if base_ref not in builtin_rulesets():
+            close = difflib.get_close_matches(base_ref, builtin_rulesets(), n=1)
+            return None, doc, diags + [
+                doc.diagnostic(("extends",), "unknown-ruleset", f"no built-in ruleset named {base_ref!r}",
+                               hint=f"did you mean {close[0]!r}?" if close else None)
+            ]
+        base_path, base_display = _builtin_path(base_ref), f"referee/data/rulesets/{base_ref}.yaml"
+    else:
+        base_path = (path.parent / base_ref)
+        base_display = str(Path(shown).parent / base_ref)
+    key = str(base_path.resolve())
+    if key in chain or key == str(path.resolve()):
+        return None, doc, diags + [doc.diagnostic(("extends",), "extends-cycle", f"{base_ref!r} extends this ruleset again (a cycle)")]
+    base, _, base_diags = _merged_data(base_path, base_display, chain + (str(path.resolve()),))
+    if base_diags:
+        diags += base_diags
+    if base is None:
+        if not base_diags:
+            diags.append(doc.diagnostic(("extends",), "unknown-ruleset", f"cannot load {base_ref!r}"))
+        return None, doc, diags
+    merged = deep_merge(base, own)
+    if "name" not in own:
+        merged["name"] = Path(shown).name.split(".")[0]
+    if "description" not in own:
+        merged.pop("description", None)
+    # The base's `skills` path is relative to the base file: make it absolute.
+    if "skills" not in own and base.get("skills") not in (None, BUILTIN):
+        merged["skills"] = str((base_path.parent / str(base["skills"])).resolve())
+    return merged, doc, diags
+
+
+def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """``override`` laid over ``base``: mappings merge key by key, anything else replaces.
+
+    >>> deep_merge({"map": {"width": 8, "height": 8}, "turn_limit": 100}, {"map": {"width": 6}})
+    {'map': {'width': 6, 'height': 8}, 'turn_limit': 100}
+    """
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Diagnostic]) -> tuple[Ruleset | None, list[Diagnostic]]:
+    # Positions come from the file being loaded; a field inherited from the base
+    # points at its nearest written ancestor (or the top of the file).
+    merged_doc = YamlDocument(doc.file, doc.text, data, doc.values, doc.keys)
+    diags = diags + schema_diagnostics(merged_doc, "ruleset")
+    if has_errors(diags):
+        return None, diags
+    diags += ruleset_diagnostics(merged_doc)
+    catalog: SkillCatalog | None = None
+    skills_ref = str(data["skills"])
+    try:
+        catalog = load_catalog(None if skills_ref == BUILTIN else folder / skills_ref)
+    except ReferError as err:
+        diags.append(merged_doc.diagnostic(("skills",), "bad-catalog", f"the skill catalogue {skills_ref!r} cannot be loaded"))
+        diags += list(err.diagnostics)
+    if has_errors(diags) or catalog is None:
+        return None, diags
+    digest_data = dict(data)
+    digest_data["skills"] = catalog.data
+    m, ini, ab, goal, var = data["map"], data["initiative"], data["abilities"], data["goal"], data["variants"]
+    ruleset = Ruleset(
+        name=str(data["name"]),
+        description=str(data.get("description", "")),
+        digest=canonical_digest(digest_data),
+        map=MapSpec(int(m["width"]), int(m["height"]), cast(Adjacency, m["adjacency"]), tuple(m["blocked"])),
+        turn_limit=int(data["turn_limit"]),
+        narrowing=tuple(
+            NarrowingStage(int(s["after_turn"]), str(s.get("keep", s.get("keep_one_of"))), "keep_one_of" in s)
+            for s in data["narrowing"]
+        ),
+        initiative=Initiative(int(ini["dice"]), int(ini["sides"]), cast(Reroll, ini["reroll"])),
+        abilities=AbilityRules(int(ab["budget"]), int(ab["minimum"])),
+        hp_per_body=int(data["hp_per_body"]),
+        max_patterns_per_intellect=int(data["max_patterns_per_intellect"]),
+        extra_skill_entries=int(data["extra_skill_entries"]),
+        max_clauses_per_intellect=int(data["max_clauses_per_intellect"]),
+        goal=Goal(int(goal["fraction"][0]), int(goal["fraction"][1])),
+        variants=Variants(bool(var["orm"]), bool(var["soul"]), bool(var["d20"]), bool(var["wiz"])),
+        catalog=catalog,
+        source=doc.file,
+        data=data,
+    )
+    return ruleset, diags
+
+
+# ---------------------------------------------------------------------------
+# Meaning checks beyond the schema
+
+_SQUARE = re.compile(r"([a-z]{1,2})([1-9][0-9]?)")
+
+
+def _square_xy(text: str) -> tuple[int, int]:
+    """0-based (file, rank) of a schema-valid square (files a..z, aa..af)."""
+    m = _SQUARE.fullmatch(text)
+    if m is None:  # the schema's pattern admits only squares
+        raise ValueError(f"not a square: {text!r}")
+    letters, digits = m.groups()
+    file = 0
+    for ch in letters:
+        file = file * 26 + (ord(ch) - ord("a") + 1)
+    return file - 1, int(digits) - 1
+
+
+def _rect_xy(text: str) -> tuple[int, int, int, int]:
+    a, b = text.split("-")
+    (x0, y0), (x1, y1) = _square_xy(a), _square_xy(b)
+    return x0, y0, x1, y1
+
+
+def ruleset_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
+    """Checks the schema cannot express: squares on the map, a narrowing
+    schedule that only shrinks, abilities that can be bought, every one reported."""
+    data = doc.data
+    diags: list[Diagnostic] = []
+    width, height = int(data["map"]["width"]), int(data["map"]["height"])
+
+    def on_map(x: int, y: int) -> bool:
+        return 0 <= x < width and 0 <= y < height
+
+    for i, sq in enumerate(data["map"]["blocked"]):
+        if not on_map(*_square_xy(sq)):
+            diags.append(doc.diagnostic(("map", "blocked", i), "off-map", f"blocked square {sq} is not on the {width}x{height} map"))
+    previous: tuple[int, int, int, int] | None = None
+    last_turn = 0
+    for i, stage in enumerate(data["narrowing"]):
+        key = "keep" if "keep" in stage else "keep_one_of"
+        x0, y0, x1, y1 = _rect_xy(stage[key])
+        path = ("narrowing", i, key)
+        if x0 > x1 or y0 > y1:
+            diags.append(doc.diagnostic(path, "invalid-value", f"{stage[key]}: write the lower-left square first (e.g. b2-g7)"))
+        elif not (on_map(x0, y0) and on_map(x1, y1)):
+            diags.append(doc.diagnostic(path, "off-map", f"{stage[key]} is not inside the {width}x{height} map"))
+        elif previous is not None and not (previous[0] <= x0 and previous[1] <= y0 and x1 <= previous[2] and y1 <= previous[3]):
+            diags.append(doc.diagnostic(path, "narrowing-grows", f"{stage[key]} is not inside the previous stage's area (R-NARROW-1)"))
+        previous = (x0, y0, x1, y1)
+        if stage["after_turn"] <= last_turn:
+            diags.append(doc.diagnostic(("narrowing", i, "after_turn"), "narrowing-order", "narrowing stages must come in increasing after_turn"))
+        last_turn = stage["after_turn"]
+        if "keep_one_of" in stage and i != len(data["narrowing"]) - 1:
+            diags.append(doc.diagnostic(path, "invalid-value", "keep_one_of leaves one square: it can only be the last stage"))
+    ab = data["abilities"]
+    if ab["minimum"] * 3 > ab["budget"]:
+        diags.append(doc.diagnostic(("abilities", "budget"), "invalid-value", f"a budget of {ab['budget']} cannot give three abilities {ab['minimum']} each"))
+    num, den = data["goal"]["fraction"]
+    if num >= den:
+        diags.append(doc.diagnostic(("goal", "fraction"), "invalid-value", "the goal fraction must be below 1"))
+    return diags
