@@ -145,13 +145,18 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     ``yaml-syntax`` error with the parser's line/column, or ``duplicate-key``
     errors (the document is still returned for those, the last value kept).
     """
-    loader = _PositionLoader(text)
+    try:
+        loader = _PositionLoader(text)
+    except yaml.reader.ReaderError as err:
+        return None, [_reader_diagnostic(err, file, text)]
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as err:
         return None, [_syntax_diagnostic(err, file, text)]
-    except yaml.YAMLError as err:  # reader errors (bad characters) carry no mark object
+    except yaml.reader.ReaderError as err:
+        return None, [_reader_diagnostic(err, file, text)]
+    except yaml.YAMLError as err:
         return None, [Diagnostic(file, 0, 0, "yaml-syntax", f"not valid YAML: {err}")]
     except RecursionError:
         return None, [Diagnostic(file, 0, 0, "yaml-syntax", "YAML nested too deeply")]
@@ -179,6 +184,17 @@ def read_yaml_file(path: str | Path, display: str | None = None) -> tuple[YamlDo
     except UnicodeDecodeError as err:
         return None, [Diagnostic(name, 0, 0, "encoding", f"{name} is not UTF-8 text (byte {err.start})")]
     return load_yaml(text, name)
+
+
+def _reader_diagnostic(err: yaml.reader.ReaderError, file: str, text: str) -> Diagnostic:
+    """A control character or similar: point at it (the reader gives an index)."""
+    before = text[: err.position]
+    line = before.count("\n") + 1
+    column = err.position - (before.rfind("\n") + 1) + 1
+    lines = text.splitlines()
+    source = lines[line - 1] if 1 <= line <= len(lines) else None
+    return Diagnostic(file, line, column, "yaml-syntax",
+                      f"character U+{err.character:04X} is not allowed in YAML text", source_line=source)
 
 
 def _syntax_diagnostic(err: yaml.MarkedYAMLError, file: str, text: str) -> Diagnostic:
@@ -332,7 +348,9 @@ def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldP
     validator = Draft202012Validator(schema)
     diags: list[Diagnostic] = []
     for err in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path]):
-        diags.extend(_translate(doc, base_path + tuple(err.absolute_path), err))
+        for diag in _translate(doc, base_path + tuple(err.absolute_path), err):
+            if diag not in diags:  # jsonschema repeats e.g. one `required` per missing key
+                diags.append(diag)
     return diags
 
 
@@ -349,7 +367,8 @@ def _translate(doc: YamlDocument, path: FieldPath, err: ValidationError) -> list
         for key in extra:
             close = difflib.get_close_matches(str(key), allowed, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"allowed: {', '.join(allowed)}"
-            out.append(doc.diagnostic(path + (key,), "unknown-field", f"unknown field {key!r} in {where}", hint=hint, at_key=True))
+            inside = f" in {where}" if path else ""
+            out.append(doc.diagnostic(path + (key,), "unknown-field", f"unknown field {key!r}{inside}", hint=hint, at_key=True))
         return out
     if kind == "required":
         missing = [r for r in value if isinstance(err.instance, dict) and r not in err.instance]

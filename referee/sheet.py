@@ -1,0 +1,444 @@
+"""Character sheets: load, validate against the ruleset's creation rules, normalise.
+
+A sheet (interfaces.md, "Character sheet") is YAML checked first for shape by
+``referee/schemas/character.schema.json`` and then for the creation rules of the
+ruleset (R-CHAR-1..4, R-PAT-1): ability budget and minimums, pattern count and
+length, known elements, number of skill entries, known skills, the plan file.
+Every violation is reported at once, each naming the file, the field and its
+line/column; nothing here raises on bad input (style lessons 10, 11).
+
+Plans and pattern conditions are parsed by :mod:`referee.plan` (another
+module); :func:`_plan_diagnostics` is the one seam where its diagnostics are
+merged in, shifted so that an inline plan's errors point into the sheet.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.diagnostics import Diagnostic, has_errors
+from referee.elements import Element, split_pattern
+from referee.ruleset import Ruleset
+from referee.yamlio import YamlDocument, load_yaml, schema_diagnostics
+
+#: Ability keys accepted on sheets, each mapped to its English name (R-CHAR-1).
+ABILITY_KEYS: dict[str, str] = {
+    "body": "body",
+    "reflex": "reflex",
+    "intellect": "intellect",
+    "体力": "body",
+    "神経反射": "reflex",
+    "知性": "intellect",
+}
+_ABILITY_JA = {"body": "体力", "reflex": "神経反射", "intellect": "知性"}
+
+_WHEN = re.compile(r"^\s*(when|if)\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One skill pattern (R-PAT-1, R-PAT-2).
+
+    :param elements: the panels, left to right.
+    :param condition_text: the condition with a leading ``when``/``if`` removed,
+        or ``None`` for an unconditioned pattern.
+    :param line: 1-based line of the pattern in the sheet.
+    :param column: 1-based column of the pattern text.
+    :param condition_line: line of the condition text (0 when none).
+    :param condition_column: column where ``condition_text`` starts (0 when none).
+    """
+
+    elements: tuple[Element, ...]
+    condition_text: str | None
+    line: int
+    column: int
+    condition_line: int = 0
+    condition_column: int = 0
+
+    @property
+    def text(self) -> str:
+        """The pattern in kanji: ``火水風``."""
+        return "".join(e.kanji for e in self.elements)
+
+
+@dataclass(frozen=True)
+class CharacterSheet:
+    """A validated character (interfaces.md).
+
+    :param file: the sheet's path as shown in diagnostics.
+    :param skills: resolved skill ids in sheet (priority) order; repeats kept.
+    :param skill_lines: line of each skill entry in the sheet, parallel to ``skills``.
+    :param plan_text: the plan's text, or ``None`` (the rules' defaults).
+    :param plan_file: where the plan text came from: the plan file, or the
+        sheet itself for an inline plan; ``None`` without a plan.
+    :param plan_line_offset: plan line N is line N + offset of ``plan_file``
+        (0 for a plan file).
+    :param plan_column_offset: likewise for columns (indentation of an inline block).
+    """
+
+    file: str
+    name: str
+    body: int
+    reflex: int
+    intellect: int
+    max_hp: int
+    patterns: tuple[Pattern, ...]
+    skills: tuple[str, ...]
+    skill_lines: tuple[int, ...] = ()
+    plan_text: str | None = None
+    plan_file: str | None = None
+    plan_line_offset: int = 0
+    plan_column_offset: int = 0
+
+    @property
+    def has_plan(self) -> bool:
+        return self.plan_text is not None
+
+
+def load_sheet(path: str | Path, ruleset: Ruleset, root: str | Path | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+    """Read and validate the sheet at ``path`` (its plan path is relative to it).
+
+    :param root: a folder the plan file may not leave (default: the sheet's folder).
+    :returns: the sheet (``None`` if any error) and every diagnostic.
+    """
+    shown = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        return None, [Diagnostic(shown, 0, 0, "file-not-found", f"cannot read {shown}: {err.strerror or err}")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        return None, [Diagnostic(shown, 0, 0, "encoding", f"{shown} is not UTF-8 text (byte {err.start})")]
+    return parse_sheet(text, shown, ruleset, Path(path).parent, root=root)
+
+
+def parse_sheet(
+    data_text: str,
+    file: str,
+    ruleset: Ruleset,
+    base_dir: str | Path = ".",
+    root: str | Path | None = None,
+) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+    """Validate sheet text; never raises on bad input.
+
+    :param file: name used in diagnostics.
+    :param base_dir: folder a plan path is relative to.
+    :param root: folder the plan file may not leave (default ``base_dir``).
+    """
+    doc, diags = load_yaml(data_text, file)
+    if doc is None:
+        return None, diags
+    if not isinstance(doc.data, dict):
+        diags.append(doc.diagnostic((), "wrong-type", "a character sheet is a mapping with name, abilities, patterns and skills"))
+        return None, diags
+    diags += schema_diagnostics(doc, "character")
+    checker = _SheetChecker(doc, ruleset, Path(base_dir), Path(root) if root is not None else Path(base_dir))
+    sheet = checker.check()
+    diags += checker.diags
+    if sheet is not None and not has_errors(diags):
+        plan_diags = _plan_diagnostics(sheet, ruleset, doc)
+        diags += plan_diags
+    diags.sort(key=lambda d: (d.line, d.column))
+    if has_errors(diags):
+        return None, diags
+    return sheet, diags
+
+
+class _SheetChecker:
+    """Creation-rule checks over the raw data; tolerant of fields the schema
+    already rejected (it skips them) so every other problem is still found."""
+
+    def __init__(self, doc: YamlDocument, ruleset: Ruleset, base_dir: Path, root: Path) -> None:
+        self.doc = doc
+        self.data: dict[Any, Any] = doc.data
+        self.ruleset = ruleset
+        self.base_dir = base_dir
+        self.root = root
+        self.diags: list[Diagnostic] = []
+
+    def error(self, path: tuple[Any, ...], code: str, message: str, **kw: Any) -> None:
+        self.diags.append(self.doc.diagnostic(path, code, message, **kw))
+
+    def check(self) -> CharacterSheet | None:
+        name = self.data.get("name")
+        abilities = self._abilities()
+        body, reflex, intellect = (abilities.get(k) for k in ("body", "reflex", "intellect"))
+        patterns = self._patterns(reflex, intellect)
+        skills, skill_lines = self._skills(intellect)
+        plan = self._plan()
+        if not isinstance(name, str) or body is None or reflex is None or intellect is None or patterns is None or skills is None:
+            return None
+        text, plan_file, line_off, col_off = plan
+        return CharacterSheet(
+            file=self.doc.file,
+            name=name.strip(),
+            body=body,
+            reflex=reflex,
+            intellect=intellect,
+            max_hp=self.ruleset.max_hp(body),
+            patterns=patterns,
+            skills=skills,
+            skill_lines=skill_lines,
+            plan_text=text,
+            plan_file=plan_file,
+            plan_line_offset=line_off,
+            plan_column_offset=col_off,
+        )
+
+    # -- R-CHAR-1 ---------------------------------------------------------
+
+    def _abilities(self) -> dict[str, int]:
+        raw = self.data.get("abilities")
+        if not isinstance(raw, dict):
+            return {}
+        found: dict[str, int] = {}
+        key_of: dict[str, Any] = {}
+        rules = self.ruleset.abilities
+        for key, value in raw.items():
+            english = ABILITY_KEYS.get(key)
+            if english is None or type(value) is not int:
+                continue  # reported by the schema
+            if english in key_of:
+                self.error(("abilities", key), "duplicate-ability",
+                           f"{english} ({_ABILITY_JA[english]}) is given twice (also as {key_of[english]!r})", at_key=True)
+                continue
+            key_of[english] = key
+            found[english] = value
+            if value < rules.minimum:
+                self.error(("abilities", key), "ability-minimum",
+                           f"{english} ({_ABILITY_JA[english]}) is {value}; each ability must be at least {rules.minimum} (R-CHAR-1)")
+        # A misspelt key or a non-number is already reported by the schema;
+        # "missing" on top of it would say the same thing twice.
+        bad_types = any(k not in ABILITY_KEYS or type(v) is not int for k, v in raw.items())
+        for english in ("body", "reflex", "intellect"):
+            if english not in key_of and not bad_types:
+                self.error(("abilities",), "missing-ability",
+                           f"abilities: {english} ({_ABILITY_JA[english]}) is missing (R-CHAR-1)", at_key=True)
+        if len(found) == 3:
+            total = sum(found.values())
+            if total != rules.budget:
+                self.error(("abilities",), "ability-budget",
+                           f"abilities sum to {total}; the ruleset's budget is exactly {rules.budget} (R-CHAR-1)",
+                           hint=f"body {found['body']} + reflex {found['reflex']} + intellect {found['intellect']} = {total}",
+                           at_key=True)
+        # Only usable values drive the dependent checks (pattern length, counts).
+        return {k: v for k, v in found.items() if v >= max(rules.minimum, 1)}
+
+    # -- R-CHAR-3, R-PAT-1 --------------------------------------------------
+
+    def _patterns(self, reflex: int | None, intellect: int | None) -> tuple[Pattern, ...] | None:
+        raw = self.data.get("patterns")
+        if not isinstance(raw, list):
+            return None
+        ok = True
+        limit = self.ruleset.max_patterns(intellect) if intellect is not None else None
+        if not raw:
+            self.error(("patterns",), "pattern-count", "a character needs at least one pattern (R-CHAR-3)", at_key=True)
+            ok = False
+        elif limit is not None and len(raw) > limit:
+            self.error(("patterns", limit), "pattern-count",
+                       f"{len(raw)} patterns, but intellect {intellect} allows at most {limit} (R-CHAR-3)")
+            ok = False
+        out: list[Pattern] = []
+        for i, entry in enumerate(raw):
+            pattern = self._pattern(i, entry, reflex)
+            if pattern is None:
+                ok = False
+            else:
+                out.append(pattern)
+        return tuple(out) if ok and reflex is not None else None
+
+    def _pattern(self, i: int, entry: Any, reflex: int | None) -> Pattern | None:
+        condition: str | None = None
+        cond_path: tuple[Any, ...] | None = None
+        path: tuple[Any, ...]
+        if isinstance(entry, str):
+            text, path = entry, ("patterns", i)
+        elif isinstance(entry, dict) and len(entry) == 1:
+            ((text, condition),) = entry.items()
+            if not isinstance(text, str) or not isinstance(condition, str):
+                return None  # reported by the schema
+            path = ("patterns", i, text)
+            cond_path = path
+        else:
+            return None  # reported by the schema
+        pos = self.doc.key_position(path) if cond_path is not None else self.doc.position(path)
+        elements, errors = split_pattern(text)
+        for err in errors:
+            self.diags.append(self.doc.diagnostic(
+                path, "unknown-element",
+                f"{err.text!r} is not an element; a pattern is made of 火 水 風 地 剣 (fire water wind earth sword) (R-PAT-1)",
+                hint=err.hint, at_key=cond_path is not None, column_offset=err.index))
+        if errors:
+            return None
+        if reflex is not None and len(elements) != reflex:
+            self.diags.append(self.doc.diagnostic(
+                path, "pattern-length",
+                f"pattern {text!r} has {len(elements)} panels; with reflex {reflex} every pattern has exactly {reflex} (R-CHAR-3)",
+                at_key=cond_path is not None))
+            return None
+        cond_line = cond_col = 0
+        if condition is not None and cond_path is not None:
+            cpos = self.doc.position(cond_path)
+            cond_line, cond_col = cpos.line, cpos.content_column
+            m = _WHEN.match(condition)
+            if m:
+                cond_col += m.end()
+                condition = condition[m.end():]
+            condition = condition.strip()
+        return Pattern(elements, condition, pos.line, pos.column, cond_line, cond_col)
+
+    def _skills(self, intellect: int | None) -> tuple[tuple[str, ...] | None, tuple[int, ...]]:
+        raw = self.data.get("skills")
+        if not isinstance(raw, list):
+            return None, ()
+        ok = True
+        limit = self.ruleset.max_skill_entries(intellect) if intellect is not None else None
+        if not raw:
+            self.error(("skills",), "skill-count", "a character needs at least one skill entry (R-CHAR-3)", at_key=True)
+            ok = False
+        elif limit is not None and len(raw) > limit:
+            self.error(("skills", limit), "skill-count",
+                       f"{len(raw)} skill entries, but intellect {intellect} allows at most {limit} (R-CHAR-3)")
+            ok = False
+        catalog = self.ruleset.catalog
+        ids: list[str] = []
+        lines: list[int] = []
+        for i, name in enumerate(raw):
+            if not isinstance(name, str):
+                ok = False
+                continue
+            skill = catalog.resolve(name)
+            if skill is None:
+                self.error(("skills", i), "unknown-skill", f"unknown skill {name!r}", hint=catalog.did_you_mean(name))
+                ok = False
+                continue
+            ids.append(skill.id)
+            lines.append(self.doc.position(("skills", i)).line)
+        return (tuple(ids) if ok else None), tuple(lines)
+
+    # -- the plan -------------------------------------------------------------
+
+    def _plan(self) -> tuple[str | None, str | None, int, int]:
+        """(text, file, line offset, column offset) of the plan; errors recorded."""
+        raw = self.data.get("plan")
+        if raw is None:
+            return None, None, 0, 0
+        if isinstance(raw, dict):
+            if isinstance(raw.get("file"), str):
+                return self._plan_file(raw["file"], ("plan", "file"))
+            if isinstance(raw.get("text"), str):
+                return self._inline_plan(raw["text"], ("plan", "text"))
+            return None, None, 0, 0
+        if not isinstance(raw, str):
+            return None, None, 0, 0
+        single = "\n" not in raw.strip()
+        stripped = raw.strip()
+        if single and (stripped.lower().endswith(".plan") or (stripped and not any(c.isspace() for c in stripped)
+                                                               and (self.base_dir / stripped).is_file())):
+            return self._plan_file(stripped, ("plan",))
+        return self._inline_plan(raw, ("plan",))
+
+    def _inline_plan(self, text: str, path: tuple[Any, ...]) -> tuple[str | None, str | None, int, int]:
+        pos = self.doc.position(path)
+        if pos.style in ("|", ">"):
+            if pos.style == ">":
+                self.error(path, "plan-folded",
+                           "an inline plan written with '>' joins its lines; write 'plan: |' so each clause keeps its line",
+                           severity="warning")
+            line_offset = pos.line  # the content starts on the line after the indicator
+            first = self.doc.source_line(pos.line + 1) or ""
+            col_offset = len(first) - len(first.lstrip(" "))
+        else:
+            line_offset = pos.line - 1
+            col_offset = max(pos.content_column - 1, 0)
+        return text, self.doc.file, line_offset, col_offset
+
+    def _plan_file(self, rel: str, path: tuple[Any, ...]) -> tuple[str | None, str | None, int, int]:
+        target = self.base_dir / rel
+        shown = str(Path(self.doc.file).parent / rel)
+        try:
+            inside = target.resolve().is_relative_to(self.root.resolve())
+        except OSError:
+            inside = False
+        if Path(rel).is_absolute() or not inside:
+            self.error(path, "plan-outside", f"plan path {rel!r} leaves the folder {str(self.root)!r}; give a path inside it")
+            return None, None, 0, 0
+        try:
+            text = target.read_bytes().decode("utf-8-sig")
+        except FileNotFoundError:
+            self.error(path, "plan-not-found", f"plan file {shown!r} does not exist (paths are relative to the sheet)")
+            return None, None, 0, 0
+        except (OSError, UnicodeDecodeError) as err:
+            self.error(path, "plan-unreadable", f"cannot read plan file {shown!r}: {err}")
+            return None, None, 0, 0
+        return text, shown, 0, 0
+
+
+def _plan_diagnostics(sheet: CharacterSheet, ruleset: Ruleset, doc: YamlDocument) -> list[Diagnostic]:
+    """Seam to :mod:`referee.plan`: parse pattern conditions and the plan, check
+    the plan against the sheet (names, R-CHAR-4 clause count) and return the
+    diagnostics, an inline plan's shifted to point into the sheet.
+
+    Until ``referee.plan`` exists this returns nothing: the texts are kept on
+    the sheet and parsed when the plan module lands. Contract relied on
+    (docs/architecture.md): ``parse_plan(text, file) -> (Plan, diags)``,
+    ``parse_condition(text, file, line, column) -> (Condition, diags)``,
+    ``check_plan(plan, sheet, catalog) -> diags``.
+    """
+    try:
+        plan_mod: Any = importlib.import_module("referee.plan")
+    except ImportError:
+        return []
+    out: list[Diagnostic] = []
+    for pattern in sheet.patterns:
+        if pattern.condition_text is not None:
+            _, cond_diags = plan_mod.parse_condition(pattern.condition_text, sheet.file, pattern.condition_line, pattern.condition_column)
+            out.extend(cond_diags)
+    if sheet.plan_text is None or sheet.plan_file is None:
+        return out
+    inline = sheet.plan_file == sheet.file
+    plan, plan_diags = plan_mod.parse_plan(sheet.plan_text, sheet.plan_file)
+    plan_diags = list(plan_diags)
+    if plan is not None:
+        plan_diags += list(plan_mod.check_plan(plan, sheet, ruleset.catalog))
+        clauses = getattr(plan, "clauses", None)
+        limit = ruleset.max_clauses(sheet.intellect)
+        if clauses is not None and len(clauses) > limit:
+            extra = clauses[limit]
+            plan_diags.append(Diagnostic(
+                sheet.plan_file, int(getattr(extra, "line", 0)), int(getattr(extra, "column", 0)), "too-many-clauses",
+                f"the plan has {len(clauses)} clauses; intellect {sheet.intellect} allows at most {limit} (R-CHAR-4)"))
+    if inline:
+        plan_diags = [_shift(d, sheet, doc) for d in plan_diags]
+    return out + plan_diags
+
+
+def _shift(diag: Diagnostic, sheet: CharacterSheet, doc: YamlDocument) -> Diagnostic:
+    """Move a diagnostic from inline-plan coordinates to sheet coordinates."""
+    if not diag.line:
+        return Diagnostic(sheet.file, 0, 0, diag.code, diag.message, diag.hint, diag.severity)
+    line = diag.line + sheet.plan_line_offset
+    column = diag.column + (sheet.plan_column_offset if diag.column else 0)
+    return Diagnostic(sheet.file, line, column, diag.code, diag.message, diag.hint, diag.severity, doc.source_line(line))
+
+
+def sheet_summary(sheet: CharacterSheet) -> str:
+    """One line for listings: ``Kagura  体3 神3 知3  HP 12  [火火水 水水地 剣地風]``."""
+    pats = " ".join(p.text for p in sheet.patterns)
+    return f"{sheet.name}  体{sheet.body} 神{sheet.reflex} 知{sheet.intellect}  HP {sheet.max_hp}  [{pats}]"
+
+
+__all__ = [
+    "ABILITY_KEYS",
+    "CharacterSheet",
+    "Pattern",
+    "load_sheet",
+    "parse_sheet",
+    "sheet_summary",
+]
