@@ -1,0 +1,235 @@
+"""One character's action (R-TURN-2): pattern, panels, skill walk,
+maintenance; movement and the status countdown are called from here too.
+"""
+
+from __future__ import annotations
+
+from referee.catalog import Skill
+from referee.engine import events as E
+from referee.engine.conditions import CondContext
+from referee.engine.core import Battle, release, release_all
+from referee.engine.movement import move_step
+from referee.engine.panels import mark_used, plan_payment
+from referee.engine.planquery import gate_blocking
+from referee.engine.responses import Use, resolve_target
+from referee.engine.rules import Condition, Maintain, Release, UseOnly
+from referee.engine.state import Fighter
+from referee.engine.statuses import tick
+from referee.engine.targeting import candidates, choose_targets, rank, preference_for
+
+
+def act(b: Battle, f: Fighter) -> None:
+    """Resolve ``f``'s whole action.  :raises BattleOver: via the end rule."""
+    st = b.state
+    b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
+    for sink in [s for s in st.sinks if s.owner == f.name]:  # R-ST-SINK
+        st.sinks.remove(sink)
+        b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
+    select_pattern(b, f)
+    attacked = walk(b, f)
+    if not f.down:
+        maintenance(b, f)
+    if not f.down:
+        move_step(b, f, attacked)
+    f.acted = True
+    if not f.down:
+        tick(b, f)
+    b.emit(E.ActionEnd(turn=b.turn, actor=f.name))
+
+
+def select_pattern(b: Battle, f: Fighter) -> None:
+    """R-PAT-3 then R-PAN-2."""
+    ctx = CondContext(b.state, f)
+    order = [i for i, p in enumerate(f.patterns) if p.when is not None] + \
+            [i for i, p in enumerate(f.patterns) if p.when is None]
+    choice, reason = None, ""
+    for i in order:
+        cond = f.patterns[i].when
+        if cond is None or cond(ctx):
+            choice, reason = i, ("default" if cond is None else "condition")
+            break
+    if choice is None:
+        choice, reason = (0, "first") if f.active is None else (f.active, "kept")
+    switched = f.active is not None and choice != f.active
+    if switched:
+        for entry in sorted(f.maintained):
+            b.emit(E.MaintainReleased(turn=b.turn, actor=f.name, skill=f.skills[entry].id, entry=entry,
+                                      cause="pattern_switch", rule="R-PAT-3"))
+        release_all(f)
+    f.active = choice
+    b.emit(E.PatternSelected(turn=b.turn, actor=f.name, pattern=choice, elements=f.patterns[choice].text,
+                             reason=reason, switched=switched))
+    kept = []
+    for i, p in enumerate(f.panels[choice]):
+        if p.assigned is None:
+            p.used = False
+        else:
+            kept.append(i)
+    b.emit(E.PanelsReset(turn=b.turn, actor=f.name, kept=tuple(kept)))
+
+
+def walk_order(b: Battle, f: Fighter) -> tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]:
+    """R-PLAN-5: the entry order for this action, the moving clauses' lines and
+    per-skill target filters from clauses whose condition spoke of ``target``."""
+    st = b.state
+    moved: list[int] = []
+    lines: list[int] = []
+    filters: dict[str, list[tuple[Condition, bool]]] = {}
+    for c in f.plan.use_first:
+        if not f.clause_active(c.line):
+            continue
+        entries = [i for i, s in enumerate(f.skills) if s.id == c.skill and i not in moved]
+        if not entries:
+            continue
+        skill = f.skills[entries[0]]
+        if c.targets_condition:
+            pool = candidates(b, f, skill, ()).pool
+            holds = any(c.when(CondContext(st, f, skill, t)) for t in pool)
+            if holds:
+                filters.setdefault(c.skill, []).append((c.when, True))
+        else:
+            holds = c.when(CondContext(st, f, skill))
+        if holds:
+            moved += entries
+            lines.append(c.line)
+    for g in f.plan.gates:
+        if g.targets_condition and f.clause_active(g.line):
+            keep = isinstance(g, UseOnly)  # use X only when: keep those satisfying
+            filters.setdefault(g.skill, []).append((g.when, keep))
+    order = moved + [i for i in range(len(f.skills)) if i not in moved]
+    return order, lines, filters
+
+
+def walk(b: Battle, f: Fighter) -> bool:
+    """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
+    attacked (R-MOVE-3)."""
+    order, lines, filters = walk_order(b, f)
+    b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
+                        skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
+    frozen = f.freeze > 0
+    attacked = False
+
+    def passed(entry: int, reason: str, line: int | None = None, detail: str = "", rule: str = "R-PLAN-3") -> None:
+        b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[entry].id, entry=entry,
+                             reason=reason, line=line, detail=detail, rule=rule))
+
+    for entry in order:
+        if f.down or f.hp <= 0:
+            break
+        skill = f.skills[entry]
+        if skill.is_passive:
+            passed(entry, "passive", rule="R-SK-2")
+            continue
+        if f.entry_bound(entry):
+            passed(entry, "bound", rule="R-ST-BIND")
+            continue
+        if frozen:
+            passed(entry, "frozen", rule="R-ST-FREEZE")
+            continue
+        if skill.is_maintain and f.is_maintaining(skill.id):
+            passed(entry, "already_maintained", rule="R-SK-2")
+            continue
+        gate = gate_blocking(b.state, f, skill, ignore_target_conditions=True)
+        if gate is not None:
+            passed(entry, "condition_false", line=gate.line, rule="R-PLAN-5")
+            continue
+        assert f.active is not None
+        base = plan_payment(f.panels[f.active], skill.cost)
+        if skill.is_maintain:
+            held = held_back(b, f, skill)
+            if held is not None:
+                passed(entry, "held_back", line=held, rule="R-TURN-4")
+                continue
+            if base is None:
+                passed(entry, "cost_unpayable", detail=skill.cost_kanji, rule="R-PAN-3")
+                continue
+            start_maintain(b, f, entry, skill, base)
+            continue
+        if base is None:
+            passed(entry, "cost_unpayable", detail=skill.cost_kanji, rule="R-PAN-3")
+            continue
+        cands = candidates(b, f, skill, filters.get(skill.id, ()))
+        if not cands.pool:
+            passed(entry, cands.reason, rule="R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2")
+            continue
+        choice = choose_targets(b, f, skill, cands.pool, base)
+        pref = preference_for(b, f, skill)
+        b.emit(E.TargetsChosen(turn=b.turn, actor=f.name, skill=skill.id,
+                               candidates=tuple(c.name for c in rank(f, pref, cands.pool)),
+                               targets=tuple(t.name for t in choice.targets), preference=pref.describe(),
+                               extend_requested=choice.requested, extended=choice.extended,
+                               rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
+        use_skill(b, f, entry, skill, choice.targets, choice.panels)
+        if skill.targets != "allies":
+            attacked = True
+        b.check_end()
+    return attacked
+
+
+def held_back(b: Battle, f: Fighter, skill: Skill) -> int | None:
+    """A maintain entry is held back by ``maintain X when C`` with C false or
+    ``release X when C`` with C true (R-PLAN-3, R-TURN-4)."""
+    ctx = CondContext(b.state, f, skill)
+    for c in f.plan.keeps:
+        if c.skill != skill.id or not f.clause_active(c.line):
+            continue
+        holds = c.when(ctx)
+        if (isinstance(c, Maintain) and not holds) or (isinstance(c, Release) and holds):
+            return c.line
+    return None
+
+
+def start_maintain(b: Battle, f: Fighter, entry: int, skill: Skill, panels: tuple[int, ...]) -> None:
+    """R-SK-2: started actively; its panels stay assigned (R-PAN-2)."""
+    poisoned = mark_used(f, panels)
+    for i in panels:
+        f.active_panels()[i].assigned = entry
+    f.maintained[entry] = panels
+    b.emit(E.MaintainStarted(turn=b.turn, actor=f.name, skill=skill.id, entry=entry, panels=panels))
+    for _ in range(poisoned):
+        b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
+    b.settle_downs("poison")
+    b.check_end()
+
+
+def use_skill(b: Battle, f: Fighter, entry: int, skill: Skill, targets: list[Fighter],
+              panels: tuple[int, ...]) -> None:
+    """Pay, declare, then resolve every target in order (R-TURN-3, R-EXT-6)."""
+    poisoned = mark_used(f, panels)
+    b.emit(E.SkillUsed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry,
+                       targets=tuple(t.name for t in targets), panels=panels, square=f.square))
+    for _ in range(poisoned):
+        b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
+    use = Use(f, skill, entry, tuple(targets))
+    for t in targets:
+        resolve_target(b, use, t)
+        b.settle_downs("hit")
+
+
+def maintenance(b: Battle, f: Fighter) -> None:
+    """R-TURN-4: keep or release each maintained skill; poison on assigned panels."""
+    if not f.maintained:
+        return
+    st = b.state
+    for entry in sorted(f.maintained):
+        skill = f.skills[entry]
+        ctx = CondContext(st, f, skill)
+        released_by: int | None = None
+        for c in f.plan.keeps:
+            if c.skill != skill.id or not f.clause_active(c.line):
+                continue
+            holds = c.when(ctx)
+            if (isinstance(c, Maintain) and not holds) or (isinstance(c, Release) and holds):
+                released_by = c.line
+            break
+        if released_by is not None:
+            b.emit(E.MaintainReleased(turn=b.turn, actor=f.name, skill=skill.id, entry=entry,
+                                      cause="clause", line=released_by))
+            release(f, entry)
+            continue
+        panels = f.active_panels()
+        for i in f.maintained[entry]:
+            if panels[i].poisoned:
+                b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-TURN-4")
+    b.settle_downs("poison")
+    b.check_end()

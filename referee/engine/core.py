@@ -1,0 +1,142 @@
+"""The resolution context shared by the resolution modules.
+
+``Battle`` bundles the four things every resolution function needs -- the
+mutable :class:`BattleState`, the frozen ruleset, the RNG and the append-only
+event list -- plus the few primitives every module uses: losing and gaining
+HP, deciding downs (R-CHAR-2/2a) and the end rule (R-GOAL-1/2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.board import Square
+from referee.engine import events as E
+from referee.engine.conditions import CondContext
+from referee.engine.rng import Rng
+from referee.engine.state import BLACK, WHITE, BattleState, Fighter
+
+
+class BattleOver(Exception):
+    """Raised to unwind the action in progress once R-GOAL-1 ends the battle."""
+
+
+class Battle:
+    """State + ruleset + rng + events of one battle being resolved."""
+
+    __slots__ = ("state", "ruleset", "rng", "events", "result")
+
+    def __init__(self, state: BattleState, ruleset: Any, rng: Rng) -> None:
+        self.state = state
+        self.ruleset = ruleset
+        self.rng = rng
+        self.events: list[E.Event] = []
+        self.result: E.BattleResult | None = None
+
+    # -- events ---------------------------------------------------------------
+    def emit(self, event: E.Event) -> None:
+        self.events.append(event)
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def ctx(self, me: Fighter, skill: Any = None, target: Fighter | None = None) -> CondContext:
+        return CondContext(self.state, me, skill, target)
+
+    # -- HP -------------------------------------------------------------------
+    def lose_hp(
+        self,
+        target: Fighter,
+        amount: int,
+        cause: str,
+        *,
+        actor: str | None = None,
+        skill: str | None = None,
+        element: str = "",
+        printed: int | None = None,
+        reduced: int = 0,
+        rule: str = "R-SK-3",
+    ) -> int:
+        """Apply one loss of HP (floored at 0, R-CHAR-2) as one Damage event."""
+        amount = max(0, amount)
+        dealt = min(amount, target.hp)
+        target.hp -= dealt
+        self.emit(E.Damage(
+            turn=self.turn, target=target.name, amount=dealt, hp_after=target.hp,
+            cause=cause, actor=actor, skill=skill, element=element,
+            printed=amount + reduced if printed is None else printed, reduced=reduced, rule=rule,
+        ))
+        return dealt
+
+    def gain_hp(self, target: Fighter, amount: int, actor: str, skill: str, cause: str = "skill") -> int:
+        """Heal, never above max HP (skills.md notes)."""
+        gained = max(0, min(amount, target.max_hp - target.hp))
+        target.hp += gained
+        self.emit(E.Heal(turn=self.turn, target=target.name, amount=gained, hp_after=target.hp,
+                         actor=actor, skill=skill, cause=cause))
+        return gained
+
+    # -- downs and the end rule --------------------------------------------------
+    def settle_downs(self, cause: str) -> list[Fighter]:
+        """R-CHAR-2/2a: everyone at 0 HP not yet down goes down now (roster
+        order): its maintained skills end and its sinkings end."""
+        fallen = [f for f in self.state.fighters if f.hp <= 0 and not f.down]
+        for f in fallen:
+            f.down = True
+            self.emit(E.Down(turn=self.turn, target=f.name, square=f.square, cause=cause))
+            for entry in sorted(f.maintained):
+                self.emit(E.MaintainReleased(turn=self.turn, actor=f.name, skill=f.skills[entry].id,
+                                             entry=entry, cause="down", rule="R-CHAR-2"))
+            release_all(f)
+            for sink in [s for s in self.state.sinks if s.owner == f.name]:
+                self.state.sinks.remove(sink)
+                self.emit(E.SinkEnded(turn=self.turn, actor=f.name, square=sink.square, cause="owner_down"))
+        return fallen
+
+    def check_end(self) -> None:
+        """R-GOAL-1: ends the moment an army is down to a third of its start.
+
+        :raises BattleOver: when the battle is over (the result is recorded).
+        """
+        st = self.state
+        goal = self.ruleset.goal
+        reduced = [t for t in (WHITE, BLACK) if st.standing(t) <= goal.threshold(st.start_counts[t])]
+        if reduced:
+            self.finish("army_reduced", "R-GOAL-1")
+
+    def finish(self, reason: str, rule: str) -> None:
+        """Decide the winner (head count, then total HP: R-GOAL-1/2) and stop."""
+        st = self.state
+        w, b = st.standing(WHITE), st.standing(BLACK)
+        if w == b:
+            hw = sum(f.hp for f in st.fighters if f.team == WHITE and not f.down)
+            hb = sum(f.hp for f in st.fighters if f.team == BLACK and not f.down)
+            winner = WHITE if hw > hb else BLACK if hb > hw else "draw"
+            if winner != "draw" or rule == "R-GOAL-1":
+                rule = "R-GOAL-2" if rule == "R-GOAL-1" else rule
+        else:
+            winner = WHITE if w > b else BLACK
+        final = tuple(E.FinalCharacter(f.name, f.team, f.hp, f.square, f.down) for f in st.fighters)
+        self.result = E.BattleResult(winner, reason, st.turn, final, rule)
+        self.emit(E.BattleEnd(turn=st.turn, result=self.result, rule=rule))
+        st.over = True
+        raise BattleOver()
+
+
+def release_all(f: Fighter) -> None:
+    """Drop every maintained skill; its panels stay used (R-TURN-4)."""
+    if f.active is not None:
+        for p in f.panels[f.active]:
+            if p.assigned is not None:
+                p.assigned = None
+                p.used = True
+    f.maintained.clear()
+
+
+def release(f: Fighter, entry: int) -> None:
+    """Drop one maintained entry; its panels stay used until the next action."""
+    panels = f.active_panels()
+    for i in f.maintained.pop(entry, ()):
+        panels[i].assigned = None
+        panels[i].used = True

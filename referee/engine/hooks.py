@@ -1,0 +1,60 @@
+"""Named hooks: the effect kinds of the catalogue, one function each.
+
+The resolver never tests a skill id; a skill's ``effects`` list names kinds
+(``status``, ``use_panel``, ``cleanse``, ``drain``) and :data:`EFFECTS` maps
+each kind to its function (style lesson 3).  A new special behaviour is a new
+entry here and a new kind in the schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from referee.catalog import Effect
+from referee.engine import events as E
+from referee.engine.core import Battle
+from referee.engine.responses import Use, _chance
+from referee.engine.state import Fighter
+from referee.engine.statuses import cleanse, inflict
+
+EffectHook = Callable[[Battle, Use, Fighter, Effect, int], None]
+
+
+def _status(b: Battle, use: Use, target: Fighter, effect: Effect, dealt: int) -> None:
+    """A status with its chance, one draw per target (R-RNG-1, R-TURN-3a)."""
+    if target.down:
+        return
+    if _chance(b, use.user, use.skill, target, f"status:{effect.status}", effect.chance):
+        inflict(b, use.user, use.skill.id, target, effect)
+
+
+def _use_panel(b: Battle, use: Use, target: Fighter, effect: Effect, dealt: int) -> None:
+    """Pressurize: the target's leftmost unused panel becomes used (R-TURN-3a)."""
+    index = None
+    if target.active is not None:
+        for i, p in enumerate(target.panels[target.active]):
+            if not p.used and p.assigned is None:
+                p.used = True
+                index = i
+                break
+    b.emit(E.PanelUsed(turn=b.turn, target=target.name, panel=index, actor=use.user.name, skill=use.skill.id))
+
+
+def _drain(b: Battle, use: Use, target: Fighter, effect: Effect, dealt: int) -> None:
+    """Drain Life: the user heals what this hit dealt, not if it is down."""
+    user = use.user
+    if dealt > 0 and not user.down and user.hp > 0:
+        b.gain_hp(user, dealt, user.name, use.skill.id, cause="drain")
+
+
+def _cleanse(b: Battle, use: Use, target: Fighter, effect: Effect, dealt: int) -> None:
+    if not target.down:
+        cleanse(b, use.user, use.skill.id, target, effect)
+
+
+EFFECTS: dict[str, EffectHook] = {
+    "status": _status,
+    "use_panel": _use_panel,
+    "drain": _drain,
+    "cleanse": _cleanse,
+}

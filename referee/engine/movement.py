@@ -1,0 +1,181 @@
+"""Movement (R-MOVE-1..8): planned clauses first, else the automatic approach."""
+
+from __future__ import annotations
+
+from referee.board import Square, chebyshev
+from referee.engine import events as E
+from referee.engine.conditions import CondContext
+from referee.engine.core import Battle
+from referee.engine.panels import could_pay_fresh
+from referee.engine.rules import Hold, KeepAway, MoveTo, MoveToward
+from referee.engine.state import Fighter
+
+
+def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
+    """R-TURN-5: R-MOVE-7 (first applying clause) else R-MOVE-3."""
+    st = b.state
+    clause = None
+    goal: Fighter | Square | None = None
+    ctx = CondContext(st, f)
+    for c in f.plan.moves:
+        if not f.clause_active(c.line) or not c.when(ctx):
+            continue
+        if isinstance(c, MoveToward):
+            goal = _toward_target(b, f, c)
+            if goal is None:
+                continue  # R-MOVE-8: names no one -> does not apply
+        clause = c
+        break
+    line = clause.line if clause is not None else None
+    blocked = _blocked_reason(b, f)
+    if isinstance(clause, Hold):
+        _stay(b, f, "hold", line, "R-MOVE-7")
+        return
+    if blocked:
+        _stay(b, f, blocked, line, "R-MOVE-1" if blocked != "bound" else "R-MOVE-4")
+        return
+    if isinstance(clause, MoveToward):
+        assert isinstance(goal, Fighter)
+        if goal.square == f.square:
+            _stay(b, f, "arrived", line, "R-MOVE-8")
+            return
+        if clause.then_use is not None:
+            skill = b.ruleset.catalog.get(clause.then_use)
+            if chebyshev(f.square, goal.square) <= skill.range:
+                _stay(b, f, "in_reach", line, "R-MOVE-8")
+                return
+        _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8")
+        return
+    if isinstance(clause, MoveTo):
+        assert clause.square is not None
+        dest = clause.square
+        if not st.graph.contains(dest) and b.state.kept is not None:
+            dest = b.state.kept.clamp(dest)  # R-NARROW-4
+        if dest == f.square:
+            _stay(b, f, "arrived", line, "R-MOVE-8")
+            return
+        _step_toward(b, f, dest, "clause", _name(dest), line, "R-MOVE-8")
+        return
+    if isinstance(clause, KeepAway):
+        _keep_away(b, f, line)
+        return
+    # R-MOVE-3 / R-MOVE-6: automatic
+    if attacked:
+        _stay(b, f, "attacked", None, "R-MOVE-3")
+        return
+    enemies = st.enemies_of(f)
+    if not enemies:
+        _stay(b, f, "no_enemy", None, "R-MOVE-6")
+        return
+    r = reach(f)
+    if any(chebyshev(f.square, e.square) <= r for e in enemies):
+        _stay(b, f, "in_reach", None, "R-MOVE-6")
+        return
+    dist = {e.name: _dist(b, f.square, e.square) for e in enemies}
+    nearest = min(dist.values())
+    tied = [e for e in enemies if dist[e.name] == nearest]
+    if len(tied) > 1:
+        crowd = {e.name: sum(1 for o in enemies if o.square == e.square) for e in tied}
+        most = max(crowd.values())
+        tied = [e for e in tied if crowd[e.name] == most]
+    goal_f = tied[b.rng.randrange("ties", len(tied))]
+    _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6")
+
+
+def reach(f: Fighter) -> int:
+    """R-MOVE-6: the longest range among entries used actively on enemies
+    (attack, or obstruct without passive; not heals, passives or maintained
+    skills), not bound, payable with every non-maintained panel unused."""
+    best = 0
+    for i, s in enumerate(f.skills):
+        if s.targets == "allies" or s.is_passive or s.is_maintain:
+            continue
+        if not (s.is_attack or s.is_obstruct) or f.entry_bound(i):
+            continue
+        if could_pay_fresh(f, s.cost):
+            best = max(best, s.range)
+    return best
+
+
+def _blocked_reason(b: Battle, f: Fighter) -> str:
+    st = b.state
+    if st.is_sunk(f.square):
+        return "sunk"
+    if any(e.square == f.square for e in st.enemies_of(f)):
+        return "engaged"
+    if f.bind > 0:
+        return "bound"
+    return ""
+
+
+def _toward_target(b: Battle, f: Fighter, c: MoveToward) -> Fighter | None:
+    st = b.state
+    if c.who == "named":
+        t = st.by_name.get(c.name or "")
+        return t if t is not None and not t.down and t is not f else None
+    if c.who == "nearest_enemy":
+        pool = st.enemies_of(f)
+    elif c.who == "nearest_ally":
+        pool = [a for a in st.allies_of(f) if a is not f]
+    else:
+        pool = [a for a in st.allies_of(f) if a is not f and c.match(CondContext(st, f, None, a))]
+    if not pool:
+        return None
+    d = {p.name: _dist(b, f.square, p.square) for p in pool}
+    near = min(d.values())
+    tied = [p for p in pool if d[p.name] == near]
+    return tied[b.rng.randrange("ties", len(tied))]
+
+
+def _dist(b: Battle, a: Square, z: Square) -> int:
+    d = b.state.graph.distance(a, z)
+    return d if d is not None else 10_000
+
+
+def _name(sq: Square) -> str:
+    from referee.board import square_name
+
+    return square_name(sq)
+
+
+def _step_toward(b: Battle, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
+    steps = b.state.graph.next_steps(f.square, dest)
+    if not steps:
+        _stay(b, f, "no_route", line, rule)
+        return
+    step = steps[b.rng.randrange("ties", len(steps))]
+    _move(b, f, step, mode, toward, line, rule)
+
+
+def _move(b: Battle, f: Fighter, to: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
+    start = f.square
+    f.square = to
+    b.emit(E.Moved(turn=b.turn, actor=f.name, from_square=start, to_square=to, mode=mode,
+                   toward=toward, line=line, rule=rule))
+
+
+def _stay(b: Battle, f: Fighter, reason: str, line: int | None, rule: str) -> None:
+    b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason=reason, line=line, rule=rule))
+
+
+def _keep_away(b: Battle, f: Fighter, line: int | None) -> None:
+    """R-MOVE-8 ``keep away from enemies``: farthest from the nearest enemy,
+    then fewest enemies at that distance, staying wins ties, then R-RNG-1."""
+    st = b.state
+    enemies = st.enemies_of(f)
+    if not enemies:
+        _stay(b, f, "keep_away", line, "R-MOVE-8")
+        return
+    options = [f.square] + [s for s in st.graph.within_range(f.square, 1) if s != f.square]
+
+    def key(s: Square) -> tuple[int, int]:
+        ds = [chebyshev(s, e.square) for e in enemies]
+        m = min(ds)
+        return (-m, ds.count(m))
+
+    best = min(key(s) for s in options)
+    if key(f.square) == best:
+        _stay(b, f, "keep_away", line, "R-MOVE-8")
+        return
+    tied = [s for s in options if key(s) == best]
+    _move(b, f, tied[b.rng.randrange("ties", len(tied))], "clause", "away", line, "R-MOVE-8")

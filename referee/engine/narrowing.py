@@ -1,0 +1,50 @@
+"""Field narrowing (R-NARROW-1..4)."""
+
+from __future__ import annotations
+
+from referee.board import parse_rect, rect_name
+from referee.engine import events as E
+from referee.engine.core import Battle
+
+
+def narrow_if_due(b: Battle) -> None:
+    """After turn N (a stage of the ruleset's schedule): push everyone in a
+    removed area to its clamped kept area, all together; then each pushed
+    character takes its body in damage (not a hit); sinkings of removed areas
+    end; the map loses the removed areas; then one R-GOAL-1 check."""
+    st = b.state
+    stages = [s for s in b.ruleset.narrowing if s.after_turn == st.turn]
+    if not stages:
+        return
+    stage = stages[0]
+    st.narrowing_stage += 1
+    rect = parse_rect(stage.keep)
+    if stage.keep_one_of:
+        squares = rect.squares()
+        one = squares[b.rng.randrange("ties", len(squares))]
+        rect = parse_rect(f"{_n(one)}-{_n(one)}")
+    b.emit(E.Narrowing(turn=st.turn, stage=st.narrowing_stage, kept=rect_name(rect)))
+    pushed = []
+    for f in st.fighters:
+        if f.down or rect.contains(f.square):
+            continue
+        start = f.square
+        f.square = rect.clamp(start)
+        pushed.append(f)
+        b.emit(E.Pushed(turn=st.turn, target=f.name, from_square=start, to_square=f.square))
+    for sink in [s for s in st.sinks if not rect.contains(s.square)]:
+        st.sinks.remove(sink)
+        b.emit(E.SinkEnded(turn=st.turn, actor=sink.owner, square=sink.square, cause="narrowing",
+                           rule="R-NARROW-2"))
+    st.graph = st.graph.restricted_to(rect)
+    st.kept = rect
+    for f in pushed:
+        b.lose_hp(f, f.body, "narrowing", rule="R-NARROW-2")
+    b.settle_downs("narrowing")
+    b.check_end()
+
+
+def _n(sq: object) -> str:
+    from referee.board import square_name
+
+    return square_name(sq)  # type: ignore[arg-type]

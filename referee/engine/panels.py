@@ -1,0 +1,77 @@
+"""Paying costs from panels (R-PAN-3 left-front rule, R-EXT-1, R-PAN-4).
+
+Payment is computed first (:func:`plan_payment`, pure) and applied second
+(:func:`mark_used`), so a cost that cannot be paid changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.elements import Element
+from referee.engine.state import Fighter, Panel
+
+
+def plan_payment(
+    panels: Sequence[Panel], cost: Sequence[Element], taken: frozenset[int] = frozenset()
+) -> tuple[int, ...] | None:
+    """Panel indices paying ``cost`` by R-PAN-3: for each element needed, in
+    cost order, the leftmost unused panel of that element.  None if unpayable.
+    """
+    chosen: list[int] = []
+    for element in cost:
+        for i, p in enumerate(panels):
+            if not p.used and p.assigned is None and i not in taken and i not in chosen and p.element is element:
+                chosen.append(i)
+                break
+        else:
+            return None
+    return tuple(chosen)
+
+
+def plan_extension(
+    panels: Sequence[Panel], cost: Sequence[Element], per_extra: int, extras: int, taken: Sequence[int]
+) -> tuple[int, ...]:
+    """R-EXT-1: panels for up to ``extras`` extra targets, each ``per_extra``
+    leftmost unused panels whose element is in the cost.  Returns the panels
+    for as many whole extras as can be paid (len // per_extra extras)."""
+    allowed = set(cost)
+    free = [
+        i for i, p in enumerate(panels)
+        if not p.used and p.assigned is None and i not in taken and p.element in allowed
+    ]
+    n = min(extras, len(free) // per_extra) if per_extra > 0 else 0
+    return tuple(free[: n * per_extra])
+
+
+def can_pay(f: Fighter, cost: Sequence[Element]) -> bool:
+    """R-PAN-4 *readied*: the cost could be paid from the unused panels now."""
+    if f.active is None:
+        return False
+    return plan_payment(f.panels[f.active], cost) is not None
+
+
+def could_pay_fresh(f: Fighter, cost: Sequence[Element]) -> bool:
+    """R-MOVE-6: payable with every panel not assigned to a maintained skill
+    unused (Freeze ignored)."""
+    if f.active is None:
+        return False
+    needed: dict[Element, int] = {}
+    for e in cost:
+        needed[e] = needed.get(e, 0) + 1
+    have: dict[Element, int] = {}
+    for p in f.panels[f.active]:
+        if p.assigned is None:
+            have[p.element] = have.get(p.element, 0) + 1
+    return all(have.get(e, 0) >= n for e, n in needed.items())
+
+
+def mark_used(f: Fighter, indices: Sequence[int]) -> int:
+    """Turn the panels used; return how many of them were poisoned."""
+    panels = f.active_panels()
+    poisoned = 0
+    for i in indices:
+        panels[i].used = True
+        if panels[i].poisoned:
+            poisoned += 1
+    return poisoned

@@ -1,0 +1,50 @@
+"""Questions the resolver asks of a character's plan (R-PLAN-*, R-SK-1a).
+
+Every answer ignores clauses under Bind (R-ST-BIND) and evaluates
+conditions at the moment of asking.
+"""
+
+from __future__ import annotations
+
+from referee.catalog import Skill
+from referee.engine.conditions import CondContext
+from referee.engine.rules import Clause, NeverUse, UseOnly
+from referee.engine.state import BattleState, Fighter
+
+
+def has_flag(state: BattleState, f: Fighter, flag: str) -> bool:
+    """``friendly fire`` / ``counter allies`` / ``heal even when unhurt``."""
+    for c in f.plan.flags:
+        if c.flag == flag and f.clause_active(c.line) and c.when(CondContext(state, f)):
+            return True
+    return False
+
+
+def is_stacked(state: BattleState, f: Fighter, skill_id: str) -> bool:
+    """R-SK-1a: ``stack X [when C]`` orders every usable entry of X to fire."""
+    for c in f.plan.stacks:
+        if c.skill == skill_id and f.clause_active(c.line) and c.when(CondContext(state, f)):
+            return True
+    return False
+
+
+def gate_blocking(
+    state: BattleState, f: Fighter, skill: Skill, target: Fighter | None = None,
+    *, ignore_target_conditions: bool = False,
+) -> Clause | None:
+    """R-PLAN-5: the first ``never use X when C`` whose C holds or ``use X only
+    when C`` whose C fails, or None.  ``target`` is the candidate/attacker the
+    condition may speak of; target conditions are skipped when asked (the
+    walk filters candidates with them instead)."""
+    ctx = CondContext(state, f, skill, target)
+    for c in f.plan.gates:
+        if c.skill != skill.id or not f.clause_active(c.line):
+            continue
+        if ignore_target_conditions and c.targets_condition:
+            continue
+        holds = c.when(ctx)
+        if isinstance(c, NeverUse) and holds:
+            return c
+        if isinstance(c, UseOnly) and not holds:
+            return c
+    return None

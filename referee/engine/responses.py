@@ -1,0 +1,291 @@
+"""A use's effect on one target, in the order of R-TURN-3.
+
+(1) readied obstruct passives that apply cancel the use against their owner;
+(2) defences reduce (a defence that is also a counter pays once, here);
+(3) damage and effects apply, Aqua Form heals; (4) knockback; (5) counters,
+in skill-list order, each only against the attacker and within its range.
+Counter damage is a hit for the attacker's defences but never triggers a
+counter or an obstruct (R-SK-1a).  Behaviour comes from the catalogue's
+fields; effect kinds dispatch through :data:`referee.engine.hooks.EFFECTS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.board import Direction, chebyshev
+from referee.catalog import Reaction, Skill
+from referee.elements import Element
+from referee.engine import events as E
+from referee.engine.core import Battle
+from referee.engine.panels import mark_used, plan_payment
+from referee.engine.planquery import gate_blocking, has_flag, is_stacked
+from referee.engine.state import Fighter, Sink
+
+DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
+
+
+@dataclass(slots=True)
+class Use:
+    """One declared use: its user, skill, entry and fixed targets (R-KNOCK-5)."""
+
+    user: Fighter
+    skill: Skill
+    entry: int
+    targets: tuple[Fighter, ...]
+    user_fell: bool = False
+
+
+@dataclass(slots=True)
+class Fired:
+    """A reaction that fired on one hit, and whether it paid."""
+
+    owner: Fighter
+    entry: int
+    skill: Skill
+    reaction: Reaction
+    paid: bool
+    maintained: bool
+
+
+@dataclass(slots=True)
+class HitRecord:
+    paid_entries: set[int] = field(default_factory=set)
+    fired: list[Fired] = field(default_factory=list)
+
+
+def pay_passive(b: Battle, owner: Fighter, entry: int, skill: Skill) -> tuple[int, ...] | None:
+    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts."""
+    if owner.active is None:
+        return None
+    panels = plan_payment(owner.panels[owner.active], skill.cost)
+    if panels is None:
+        return None
+    poisoned = mark_used(owner, panels)
+    for _ in range(poisoned):
+        b.lose_hp(owner, 1, "poison", actor=owner.name, skill=skill.id, rule="R-ST-POISON")
+    return panels
+
+
+def _answers(b: Battle, owner: Fighter, other: Fighter) -> bool:
+    """R-PLAN-2: obstructs and counters answer enemies, or allies on order."""
+    return other.team != owner.team or has_flag(b.state, owner, "counter allies")
+
+
+def _reaction_entries(owner: Fighter, trigger: str) -> list[tuple[int, Skill, Reaction]]:
+    out = []
+    for i, s in enumerate(owner.skills):
+        r = s.reaction
+        if r is not None and r.trigger == trigger and not owner.entry_bound(i):
+            out.append((i, s, r))
+    return out
+
+
+# ----------------------------------------------------------------- (1) obstruct
+
+
+def obstruct(b: Battle, use: Use, target: Fighter) -> bool:
+    """R-TURN-3 (1): a readied obstruct passive of ``target`` cancels the use
+    against it.  Returns True when cancelled."""
+    user = use.user
+    for i, s, r in _reaction_entries(target, "skill_used_on_owner"):
+        if not r.cancel and not r.sink_area:
+            continue
+        if chebyshev(target.square, user.square) > s.range or not _answers(b, target, user):
+            continue
+        if gate_blocking(b.state, target, s, user) is not None:
+            continue
+        panels = pay_passive(b, target, i, s)
+        if panels is None:
+            continue
+        b.emit(E.Obstructed(turn=b.turn, actor=target.name, skill=s.id, by=user.name,
+                            against_skill=use.skill.id, panels=panels))
+        if r.sink_area:
+            b.state.sinks.append(Sink(user.square, user.name, target.name))
+            b.emit(E.SinkStarted(turn=b.turn, actor=target.name, skill=s.id, square=user.square))
+        return r.cancel
+    return False
+
+
+# ----------------------------------------------------------------- (2) defences
+
+
+def defend(b: Battle, owner: Fighter, attacker: Fighter, element: Element | None, rec: HitRecord) -> int:
+    """R-TURN-3 (2), R-SK-1a: every different applicable defence fires once
+    (stacked: every usable entry), in skill-list order; readied ones pay,
+    maintained ones apply free.  Returns the total reduction."""
+    total = 0
+    seen: set[str] = set()
+    for i, s, r in _reaction_entries(owner, "hit"):
+        if not s.is_defence or not r.applies_to(element):
+            continue
+        if s.id in seen and not is_stacked(b.state, owner, s.id):
+            continue
+        if gate_blocking(b.state, owner, s, attacker) is not None:
+            continue
+        maintained = i in owner.maintained or (r.becomes_maintained and owner.is_maintaining(s.id))
+        if r.active_when == "maintained" and i not in owner.maintained:
+            continue
+        panels: tuple[int, ...] = ()
+        if not maintained:
+            paid = pay_passive(b, owner, i, s)
+            if paid is None:
+                continue
+            panels = paid
+            rec.paid_entries.add(i)
+            if r.becomes_maintained:
+                for p in panels:
+                    owner.active_panels()[p].assigned = i
+                owner.maintained[i] = panels
+                b.emit(E.MaintainStarted(turn=b.turn, actor=owner.name, skill=s.id, entry=i, panels=panels))
+        seen.add(s.id)
+        total += r.reduce
+        rec.fired.append(Fired(owner, i, s, r, bool(panels), maintained))
+        b.emit(E.Reaction(turn=b.turn, actor=owner.name, skill=s.id, entry=i, kind="defence",
+                          attacker=attacker.name, panels=panels, reduce=r.reduce, maintained=maintained))
+    return total
+
+
+# ----------------------------------------------------------------- (4) knockback
+
+
+def push(b: Battle, victim: Fighter, away_from: Fighter, actor: str, skill: str, rule: str) -> None:
+    """R-KNOCK-1..4: one area directly away; range 0: a drawn direction;
+    off the field: stay and take 1 typeless wall damage."""
+    direction: Direction | None = None
+    if victim.square == away_from.square:
+        direction = DIRECTIONS[b.rng.randrange("knockback", len(DIRECTIONS))]
+    kb = b.state.graph.knockback(away_from.square, victim.square, direction)
+    if direction is None:
+        dx = (victim.square.file > away_from.square.file) - (victim.square.file < away_from.square.file)
+        dy = (victim.square.rank > away_from.square.rank) - (victim.square.rank < away_from.square.rank)
+        direction = next(d for d in DIRECTIONS if d.dx == dx and d.dy == dy)
+    start = victim.square
+    victim.square = kb.dest
+    b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=kb.dest,
+                       direction=direction.name, wall=kb.hit_wall, actor=actor, skill=skill, rule=rule))
+    if kb.hit_wall:
+        b.lose_hp(victim, 1, "wall", actor=actor, skill=skill, rule="R-KNOCK-3")
+
+
+def _chance(b: Battle, user: Fighter, skill: Skill, target: Fighter, effect: str, chance: object) -> bool:
+    """One R-RNG-1 chance draw, recorded when a draw is made."""
+    from referee.catalog import Chance
+
+    assert isinstance(chance, Chance)
+    if chance.is_certain:
+        return True
+    ok = b.rng.chance("chances", chance.probability)
+    b.emit(E.ChanceRoll(turn=b.turn, actor=user.name, skill=skill.id, target=target.name, effect=effect,
+                        numerator=chance.numerator, denominator=chance.denominator, success=ok))
+    return ok
+
+
+def owner_knockbacks(b: Battle, rec: HitRecord, owner: Fighter, attacker: Fighter) -> None:
+    """Aqua Form's own knockback: drawn after the hit's own chances (R-RNG-1)."""
+    for fired in rec.fired:
+        kb = fired.reaction.knockback_owner
+        if kb is None or owner.down:
+            continue
+        if _chance(b, owner, fired.skill, owner, "knockback", kb.chance):
+            push(b, owner, attacker, owner.name, fired.skill.id, "R-KNOCK-1")
+
+
+def owner_heals(b: Battle, rec: HitRecord, owner: Fighter) -> None:
+    for fired in rec.fired:
+        if fired.reaction.heal_owner > 0:
+            b.gain_hp(owner, fired.reaction.heal_owner, owner.name, fired.skill.id, cause="defence")
+
+
+# ----------------------------------------------------------------- (5) counters
+
+
+def counters(b: Battle, owner: Fighter, attacker: Fighter, element: Element | None, printed: int,
+             rec: HitRecord) -> None:
+    """R-TURN-3 (5): each counter of ``owner``, in skill-list order, against
+    ``attacker`` only, hit by hit, each checking range (R-RANGE-3, R-KNOCK-5)."""
+    if not _answers(b, owner, attacker):
+        return
+    seen: set[str] = set()
+    for i, s, r in _reaction_entries(owner, "hit"):
+        if r.counter is None or not r.applies_to(element):
+            continue
+        if s.id in seen and not is_stacked(b.state, owner, s.id):
+            continue
+        if gate_blocking(b.state, owner, s, attacker) is not None:
+            continue
+        maintained = i in owner.maintained
+        if r.active_when == "maintained" and not maintained:
+            continue
+        panels: tuple[int, ...] = ()
+        if not maintained and i not in rec.paid_entries:
+            if any(f.entry == i for f in rec.fired):
+                pass  # a defence that is also a counter paid once, at step 2
+            else:
+                paid = pay_passive(b, owner, i, s)
+                if paid is None:
+                    continue
+                panels = paid
+        seen.add(s.id)
+        b.emit(E.Reaction(turn=b.turn, actor=owner.name, skill=s.id, entry=i, kind="counter",
+                          attacker=attacker.name, panels=panels, maintained=maintained))
+        amount = r.counter.damage_against(printed)
+        for _ in range(r.counter.hits):
+            if attacker.down or attacker.hp <= 0:
+                b.emit(E.CounterMissed(turn=b.turn, actor=owner.name, skill=s.id, target=attacker.name,
+                                       reason="attacker_down", rule="R-CHAR-2a"))
+                break
+            if chebyshev(owner.square, attacker.square) > s.range:
+                b.emit(E.CounterMissed(turn=b.turn, actor=owner.name, skill=s.id, target=attacker.name,
+                                       reason="out_of_range"))
+                continue
+            counter_hit(b, owner, s, attacker, amount, r.counter.element)
+
+
+def counter_hit(b: Battle, owner: Fighter, skill: Skill, victim: Fighter, amount: int,
+                element: Element) -> None:
+    """One counter hit on ``victim``: its defences apply (and Aqua Form's heal
+    and knockback), never its counters or obstructs (R-TURN-3, R-SK-1a)."""
+    rec = HitRecord()
+    reduce = defend(b, victim, owner, element, rec)
+    b.lose_hp(victim, amount - reduce, "counter", actor=owner.name, skill=skill.id,
+              element=element.value, printed=amount, reduced=min(reduce, amount), rule="R-TURN-3")
+    owner_heals(b, rec, victim)
+    owner_knockbacks(b, rec, victim, owner)
+
+
+# ----------------------------------------------------------------- the sequence
+
+
+def resolve_target(b: Battle, use: Use, target: Fighter) -> None:
+    """Everything one use does to one of its targets (R-TURN-3, R-TURN-3a)."""
+    from referee.engine.hooks import EFFECTS
+
+    if target.down:
+        return
+    user, skill = use.user, use.skill
+    if obstruct(b, use, target):
+        return
+    rec = HitRecord()
+    hit = skill.is_attack
+    element = skill.element
+    if hit:
+        reduce = defend(b, target, user, element, rec)
+        dealt = b.lose_hp(target, skill.damage - reduce, "skill", actor=user.name, skill=skill.id,
+                          element=element.value, printed=skill.damage,
+                          reduced=min(reduce, skill.damage), rule="R-TURN-3")
+    else:
+        dealt = 0
+    if skill.heal > 0:
+        b.gain_hp(target, skill.heal, user.name, skill.id)
+    for effect in skill.effects:
+        EFFECTS[effect.kind](b, use, target, effect, dealt)
+    owner_heals(b, rec, target)
+    # (4) knockback: the skill's own chance and direction, then Aqua Form's
+    if skill.knockback is not None and not target.down:
+        if _chance(b, user, skill, target, "knockback", skill.knockback.chance):
+            push(b, target, user, user.name, skill.id, "R-KNOCK-1")
+    owner_knockbacks(b, rec, target, user)
+    # (5) counters
+    if hit:
+        counters(b, target, user, element, skill.damage, rec)

@@ -1,0 +1,203 @@
+"""The engine's compiled view of a plan: what each kind of clause asks for.
+
+The plan AST (``referee.plan.ast``) is the players' language; this module is
+the engine's vocabulary.  ``referee.engine.plancompile`` turns an AST into a
+:class:`PlanRules` once per battle, with every condition compiled into a
+:data:`Condition` closure, so that the hot path never walks syntax trees.
+Tests may also build :class:`PlanRules` directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from referee.board import Square
+
+if TYPE_CHECKING:
+    from referee.engine.conditions import CondContext
+
+#: A compiled plan condition (R-PAT-2, R-PLAN-5): true/false in a context.
+Condition = Callable[["CondContext"], bool]
+
+
+def always(_: "CondContext") -> bool:
+    """The condition of a clause written without ``when``."""
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Preference:
+    """A target preference (R-PLAN-4).
+
+    ``kind``: ``nearest`` | ``lowest_hp`` | ``highest_hp`` | ``most_hp_lost`` |
+    ``least_hp_lost`` | ``named`` (``name`` first) | ``farthest``.
+    """
+
+    kind: str = "nearest"
+    name: str | None = None
+
+    def describe(self) -> str:
+        return f"named {self.name}" if self.kind == "named" else self.kind
+
+
+NEAREST = Preference()
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """Base: the clause's 1-based ``line`` (its identity for clause Bind) and
+    its condition."""
+
+    line: int
+    when: Condition = always
+    conditional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UseFirst(Clause):
+    """``use X first [when C]`` (R-PLAN-5)."""
+
+    skill: str = ""
+    targets_condition: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UseOnly(Clause):
+    """``use X only when C``: X is tried/fires only while C holds."""
+
+    skill: str = ""
+    targets_condition: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NeverUse(Clause):
+    """``never use X when C``."""
+
+    skill: str = ""
+    targets_condition: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TargetPref(Clause):
+    """``target P`` (``skill`` None) or ``with X target P``."""
+
+    preference: Preference = NEAREST
+    skill: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TargetRestrict(Clause):
+    """``never target NAME`` (``exclude``) or ``only target ...``.
+
+    ``test(ctx)`` says whether ``ctx.target`` is allowed / excluded;
+    ``skill`` None = every skill.
+    """
+
+    exclude: bool = True
+    test: Condition = always
+    skill: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Extend(Clause):
+    """``extend X [by N | max]`` (R-EXT-7); ``count`` None = max."""
+
+    skill: str = ""
+    count: int | None = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Flag(Clause):
+    """``friendly fire`` | ``counter allies`` | ``heal even when unhurt``."""
+
+    flag: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Stack(Clause):
+    """``stack X [when C]`` (R-SK-1a)."""
+
+    skill: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Maintain(Clause):
+    """``maintain X when C`` (R-TURN-4): kept while C holds."""
+
+    skill: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Release(Clause):
+    """``release X when C`` (R-TURN-4)."""
+
+    skill: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveToward(Clause):
+    """``move toward WHO [then use S]`` (R-MOVE-8).
+
+    ``who``: ``nearest_enemy`` | ``nearest_ally`` | ``named`` | ``ally_matching``
+    (``match`` tests ``ctx.target``).
+    """
+
+    who: str = "nearest_enemy"
+    name: str | None = None
+    match: Condition = always
+    then_use: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTo(Clause):
+    """``move to SQ``."""
+
+    square: Square | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Clause):
+    """``hold position``."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeepAway(Clause):
+    """``keep away from enemies``."""
+
+
+MOVE_CLAUSES = (MoveToward, MoveTo, Hold, KeepAway)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRules:
+    """Every clause of one plan, in file order, plus per-kind indexes."""
+
+    clauses: tuple[Clause, ...] = ()
+    use_first: tuple[UseFirst, ...] = field(init=False, default=())
+    gates: tuple[UseOnly | NeverUse, ...] = field(init=False, default=())
+    target_prefs: tuple[TargetPref, ...] = field(init=False, default=())
+    restricts: tuple[TargetRestrict, ...] = field(init=False, default=())
+    extends: tuple[Extend, ...] = field(init=False, default=())
+    flags: tuple[Flag, ...] = field(init=False, default=())
+    stacks: tuple[Stack, ...] = field(init=False, default=())
+    keeps: tuple[Maintain | Release, ...] = field(init=False, default=())
+    moves: tuple[Clause, ...] = field(init=False, default=())
+
+    def __post_init__(self) -> None:
+        def pick(*kinds: type) -> tuple:  # type: ignore[type-arg]
+            return tuple(c for c in self.clauses if isinstance(c, kinds))
+
+        object.__setattr__(self, "use_first", pick(UseFirst))
+        object.__setattr__(self, "gates", pick(UseOnly, NeverUse))
+        object.__setattr__(self, "target_prefs", pick(TargetPref))
+        object.__setattr__(self, "restricts", pick(TargetRestrict))
+        object.__setattr__(self, "extends", pick(Extend))
+        object.__setattr__(self, "flags", pick(Flag))
+        object.__setattr__(self, "stacks", pick(Stack))
+        object.__setattr__(self, "keeps", pick(Maintain, Release))
+        object.__setattr__(self, "moves", pick(*MOVE_CLAUSES))
+
+
+EMPTY_PLAN = PlanRules()

@@ -1,0 +1,195 @@
+"""The mutable battle state (style lesson 2: rules frozen, state mutable).
+
+``BattleState`` holds everything that changes: HP, squares, active pattern and
+panel states, maintained skills, statuses with their remaining counts, sunk
+areas, the turn and the current (possibly narrowed) map.  The frozen
+``Ruleset`` and the catalogue's ``Skill`` records are only read.  Classes use
+``__slots__`` and plain lists: the hot path never deep-copies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from referee.board import Square, chebyshev
+from referee.catalog import Skill
+from referee.elements import Element
+from referee.engine.rules import Condition, PlanRules
+
+if TYPE_CHECKING:
+    from referee.mapgraph import MapGraph
+
+WHITE = "white"
+BLACK = "black"
+
+
+class Panel:
+    """One panel of a pattern (R-PAN-1..2, R-ST-POISON, R-ST-CHANGE).
+
+    ``changed`` > 0: the panel reads as wind for that many more of its
+    bearer's actions.  ``assigned``: entry index of the maintained skill it
+    pays for, or None.
+    """
+
+    __slots__ = ("base", "used", "poisoned", "changed", "assigned")
+
+    def __init__(self, base: Element) -> None:
+        self.base = base
+        self.used = False
+        self.poisoned = False
+        self.changed = 0
+        self.assigned: int | None = None
+
+    @property
+    def element(self) -> Element:
+        return Element.WIND if self.changed > 0 else self.base
+
+
+@dataclass(frozen=True, slots=True)
+class PatternSpec:
+    """A sheet pattern: its elements and optional compiled condition (R-PAT-2)."""
+
+    elements: tuple[Element, ...]
+    when: Condition | None = None
+
+    @property
+    def text(self) -> str:
+        return "".join(e.kanji for e in self.elements)
+
+
+class Fighter:
+    """One character in battle: its sheet (read-only) and its state."""
+
+    __slots__ = (
+        "name", "team", "index", "body", "max_hp", "hp", "square", "down",
+        "skills", "patterns", "plan", "panels", "active", "maintained",
+        "bind", "freeze", "skill_binds", "clause_binds", "acted", "down_reported",
+        "bound_lines",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        team: str,
+        index: int,
+        body: int,
+        max_hp: int,
+        hp: int,
+        square: Square,
+        skills: tuple[Skill, ...],
+        patterns: tuple[PatternSpec, ...],
+        plan: PlanRules,
+    ) -> None:
+        self.name = name
+        self.team = team
+        #: Roster index: White's list, then Black's (R-RNG-1 canonical order).
+        self.index = index
+        self.body = body
+        self.max_hp = max_hp
+        self.hp = hp
+        self.square = square
+        self.down = False
+        self.down_reported = False
+        self.skills = skills
+        self.patterns = patterns
+        self.plan = plan
+        #: Panel states of every pattern (statuses stay on inactive patterns).
+        self.panels: list[list[Panel]] = [[Panel(e) for e in p.elements] for p in patterns]
+        #: Index of the active pattern; None before the first selection.
+        self.active: int | None = None
+        #: Maintained entries: entry index -> panel indices of the active pattern.
+        self.maintained: dict[int, tuple[int, ...]] = {}
+        #: Bind on the character: actions left (0 = none).
+        self.bind = 0
+        #: Freeze: actions left (R-ST-FREEZE; at most 1).
+        self.freeze = 0
+        #: Bind on skill entries / plan clauses (by line): actions left.
+        self.skill_binds: dict[int, int] = {}
+        self.clause_binds: dict[int, int] = {}
+        #: Whether it has acted in the current turn ("acting first").
+        self.acted = False
+        self.bound_lines: frozenset[int] = frozenset()
+
+    # -- views ---------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return not self.down
+
+    @property
+    def hp_lost(self) -> int:
+        return self.max_hp - self.hp
+
+    def active_panels(self) -> list[Panel]:
+        return self.panels[self.active if self.active is not None else 0]
+
+    def is_maintaining(self, skill_id: str) -> bool:
+        """Whether some entry of ``skill_id`` is maintained (R-SK-2)."""
+        return any(self.skills[i].id == skill_id for i in self.maintained)
+
+    def clause_active(self, line: int) -> bool:
+        """A clause under Bind is ignored (R-ST-BIND)."""
+        return self.clause_binds.get(line, 0) <= 0
+
+    def entry_bound(self, entry: int) -> bool:
+        return self.skill_binds.get(entry, 0) > 0
+
+    def __repr__(self) -> str:
+        return f"Fighter({self.name}, {self.team}, hp={self.hp}/{self.max_hp}, {self.square})"
+
+
+@dataclass(slots=True)
+class Sink:
+    """A sunk area (R-ST-SINK): ``square``, until ``owner``'s next action."""
+
+    square: Square
+    owner: str
+    by: str
+
+
+@dataclass(slots=True)
+class BattleState:
+    """Everything that changes during a battle."""
+
+    fighters: list[Fighter]
+    graph: "MapGraph"
+    turn: int = 0
+    order: list[Fighter] = field(default_factory=list)
+    sinks: list[Sink] = field(default_factory=list)
+    narrowing_stage: int = 0
+    start_counts: dict[str, int] = field(default_factory=dict)
+    over: bool = False
+    by_name: dict[str, Fighter] = field(default_factory=dict)
+    #: The kept rectangle after a narrowing (R-NARROW-4), else None.
+    kept: Any = None
+
+    def __post_init__(self) -> None:
+        self.by_name = {f.name: f for f in self.fighters}
+        for team in (WHITE, BLACK):
+            self.start_counts[team] = sum(1 for f in self.fighters if f.team == team)
+
+    def living(self) -> list[Fighter]:
+        return [f for f in self.fighters if not f.down]
+
+    def enemies_of(self, f: Fighter) -> list[Fighter]:
+        return [g for g in self.fighters if not g.down and g.team != f.team]
+
+    def allies_of(self, f: Fighter) -> list[Fighter]:
+        """Living members of ``f``'s army, ``f`` included."""
+        return [g for g in self.fighters if not g.down and g.team == f.team]
+
+    def is_sunk(self, sq: Square) -> bool:
+        return any(s.square == sq for s in self.sinks)
+
+    def is_engaged(self, f: Fighter) -> bool:
+        """An enemy in its area, or its area sunk (R-MOVE-1, R-ST-SINK)."""
+        if self.is_sunk(f.square):
+            return True
+        return any(g.square == f.square for g in self.enemies_of(f))
+
+    def in_range(self, a: Fighter, b: Fighter, r: int) -> bool:
+        """R-RANGE-1: within Chebyshev distance r."""
+        return chebyshev(a.square, b.square) <= r
+
+    def standing(self, team: str) -> int:
+        return sum(1 for f in self.fighters if f.team == team and not f.down)

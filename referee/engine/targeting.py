@@ -1,0 +1,197 @@
+"""Target choice (R-RANGE-2/4, R-PLAN-1, R-PLAN-4) and extension (R-EXT-*).
+
+One comparator decides order (style lesson 6): :func:`preference_key` lists
+the keys -- the plan's preference, then nearest -- and remaining ties are
+drawn on the ``ties`` stream among the tied candidates in roster order, only
+when a pick is actually needed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee.board import chebyshev
+from referee.catalog import Skill
+from referee.engine.conditions import CondContext
+from referee.engine.core import Battle
+from referee.engine.panels import plan_extension
+from referee.engine.planquery import has_flag
+from referee.engine.rules import NEAREST, Condition, Extend, Preference
+from referee.engine.state import Fighter
+
+
+def may_target(user: Fighter, skill: Skill, other: Fighter) -> bool:
+    """R-RANGE-4: heal-only skills take the user or allies, others enemies."""
+    return (other.team == user.team) if skill.targets == "allies" else (other.team != user.team)
+
+
+def preference_for(b: Battle, user: Fighter, skill: Skill) -> Preference:
+    """R-PLAN-5: ``with X target P`` beats ``target P``; default nearest."""
+    general: Preference | None = None
+    ctx = CondContext(b.state, user, skill)
+    for c in user.plan.target_prefs:
+        if not user.clause_active(c.line) or not c.when(ctx):
+            continue
+        if c.skill == skill.id:
+            return c.preference
+        if c.skill is None and general is None:
+            general = c.preference
+    return general or NEAREST
+
+
+def preference_key(user: Fighter, pref: Preference, c: Fighter) -> tuple[int, int]:
+    """Sort key, smaller first: (the preference's key, distance) -- R-PLAN-4."""
+    d = chebyshev(user.square, c.square)
+    k = pref.kind
+    if k == "lowest_hp":
+        first = c.hp
+    elif k == "highest_hp":
+        first = -c.hp
+    elif k == "most_hp_lost":
+        first = -c.hp_lost
+    elif k == "least_hp_lost":
+        first = c.hp_lost
+    elif k == "named":
+        first = 0 if c.name == pref.name else 1
+    elif k == "farthest":
+        first = -d
+    else:
+        first = 0
+    return (first, d)
+
+
+def pick(b: Battle, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int) -> list[Fighter]:
+    """Pick up to ``n`` from ``pool`` (roster order) by preference, ties drawn."""
+    remaining = list(pool)
+    out: list[Fighter] = []
+    while remaining and len(out) < n:
+        best = min(preference_key(user, pref, c) for c in remaining)
+        tied = [c for c in remaining if preference_key(user, pref, c) == best]
+        chosen = tied[b.rng.randrange("ties", len(tied))]
+        out.append(chosen)
+        remaining.remove(chosen)
+    return out
+
+
+def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter]) -> list[Fighter]:
+    """Deterministic preference order (ties in roster order) for reporting."""
+    return sorted(pool, key=lambda c: (preference_key(user, pref, c), c.index))
+
+
+@dataclass(slots=True)
+class Candidates:
+    pool: list[Fighter]
+    reason: str  # "" when some remain; else no_target / heal_guard
+
+
+def candidates(b: Battle, user: Fighter, skill: Skill, filters: Sequence[tuple[Condition, bool]]) -> Candidates:
+    """R-PLAN-4: living characters in range the skill may target, less
+    R-PLAN-1's unhurt and the plan's restrictions and target conditions.
+    ``filters``: (condition on target, keep-when-true) from use clauses."""
+    st = b.state
+    pool = [c for c in st.fighters if not c.down and may_target(user, skill, c)
+            and chebyshev(user.square, c.square) <= skill.range]
+    if not pool:
+        return Candidates([], "no_target")
+    if skill.targets == "allies" and not has_flag(st, user, "heal even when unhurt"):
+        pool = [c for c in pool if c.hp_lost > 0]
+        if not pool:
+            return Candidates([], "heal_guard")
+    pool = restrict(b, user, skill, pool)
+    for cond, keep in filters:
+        pool = [c for c in pool if cond(CondContext(st, user, skill, c)) == keep]
+    return Candidates(pool, "" if pool else "no_target")
+
+
+def restrict(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter]) -> list[Fighter]:
+    """``never target X`` / ``only target ...`` clauses (R-PLAN-4)."""
+    st = b.state
+    for c in user.plan.restricts:
+        if not user.clause_active(c.line) or (c.skill is not None and c.skill != skill.id):
+            continue
+        if not c.when(CondContext(st, user, skill)):
+            continue
+        pool = [t for t in pool if c.test(CondContext(st, user, skill, t)) != c.exclude]
+    return pool
+
+
+def requested_extras(b: Battle, user: Fighter, skill: Skill) -> int | None:
+    """R-EXT-7: 0 (no order), N, or None for ``max``; first applying clause."""
+    if not skill.can_extend:
+        return 0
+    ctx = CondContext(b.state, user, skill)
+    for c in user.plan.extends:
+        if c.skill == skill.id and user.clause_active(c.line) and c.when(ctx):
+            return c.count
+    return 0
+
+
+@dataclass(slots=True)
+class Choice:
+    targets: list[Fighter]
+    panels: tuple[int, ...]
+    requested: int
+    extended: int
+
+
+def choose_targets(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter],
+                   base: tuple[int, ...]) -> Choice:
+    """The primary and extras of one use (R-PLAN-4, R-EXT-1..9)."""
+    pref = preference_for(b, user, skill)
+    want = requested_extras(b, user, skill)
+    requested = 99 if want is None else want
+    if requested > 0:
+        ext = _extended_choice(b, user, skill, pool, base, requested, pref)
+        if ext is not None:
+            return ext
+    primary = pick(b, user, pref, pool, 1)
+    return Choice(primary, base, requested, 0)
+
+
+def _extended_choice(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter], base: tuple[int, ...],
+                     requested: int, pref: Preference) -> Choice | None:
+    st = b.state
+    assert user.active is not None
+    panels = user.panels[user.active]
+    per = math.ceil(skill.level / 2)
+    affordable = len(plan_extension(panels, skill.cost, per, 99, base)) // per if per else 0
+    if affordable == 0:
+        return None
+    engaged = st.is_engaged(user)
+    # R-EXT-4: while engaged, every target of an extended use is in the user's area.
+    extras_pool = [c for c in pool if not engaged or c.square == user.square]
+    primaries = list(extras_pool)
+    allies_ok = skill.targets != "allies" and has_flag(st, user, "friendly fire")
+    ally_primaries: list[Fighter] = []
+    if allies_ok:
+        ally_primaries = [a for a in st.fighters if not a.down and a.team == user.team and a is not user
+                          and chebyshev(a.square, user.square) <= skill.range
+                          and (not engaged or a.square == user.square)]
+        ally_primaries = restrict(b, user, skill, ally_primaries)
+
+    def group(p: Fighter) -> list[Fighter]:
+        # R-EXT-2/3/5: in range of the user, within 1 of the primary, never the user.
+        return [g for g in extras_pool if g is not p and g is not user and chebyshev(g.square, p.square) <= 1]
+
+    def value(p: Fighter) -> tuple[int, int]:
+        k = min(requested, len(group(p)), affordable)
+        hits = k + (1 if p.team != user.team or skill.targets == "allies" else 0)
+        return hits, k
+
+    best_enemy = max((value(p)[0] for p in primaries), default=0)
+    best_ally = max((value(p)[0] for p in ally_primaries), default=0)
+    if ally_primaries and best_ally > best_enemy:
+        field_ = [p for p in ally_primaries if value(p)[0] == best_ally]
+    else:
+        field_ = [p for p in primaries if value(p)[0] == best_enemy]
+    if not field_:
+        return None
+    primary = pick(b, user, pref, field_, 1)[0]
+    k = value(primary)[1]
+    if k == 0:
+        return None
+    extras = pick(b, user, pref, group(primary), k)
+    paid = plan_extension(panels, skill.cost, per, len(extras), base)
+    return Choice([primary, *extras], base + paid, requested, len(extras))
