@@ -1,0 +1,408 @@
+"""Battle files (``*.battle.yaml``): validate, load the sheets, normalise.
+
+A battle file (interfaces.md, "Battle file") names a title, a ruleset, an
+optional seed, the two teams as paths to character sheets, and optionally a
+fixed ``setup`` (square and starting HP per character) and a fixed action
+``order``.  This module turns one into a :class:`Battle`: the ruleset and every
+sheet loaded and validated, every plan parsed, and a ready
+:class:`~referee.engine.battle.BattleSetup` for the engine.
+
+Every problem is reported at once (style lessons 10, 11) with the file, line
+and column of the offending field: shape errors from
+``referee/schemas/battle.schema.json``, then the meaning checks the schema
+cannot express -- a path leaving the battle's folder tree (refused *before*
+anything is read), a missing sheet, duplicate names, ``setup`` or ``order``
+naming nobody, ``order`` not listing everyone exactly once, a square off the
+map, a starting HP above the character's maximum (R-CHAR-2).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.diagnostics import Diagnostic, ReferError, has_errors
+from referee.ruleset import Ruleset, load_ruleset
+from referee.sheet import CharacterSheet, load_sheet
+from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
+
+__all__ = [
+    "TEAMS",
+    "DEFAULT_RULESET",
+    "BattleEntry",
+    "Battle",
+    "load_battle",
+    "read_battle",
+    "check_battle_file",
+    "parse_plan_of",
+    "square_on_map",
+]
+
+#: The two armies, in roster order (White first, R-GOAL-1).
+TEAMS: tuple[str, ...] = ("white", "black")
+
+#: The ruleset used when a battle file names none (docs/decisions.md).
+DEFAULT_RULESET = "tcgt"
+
+_SQUARE = re.compile(r"^([a-z]{1,2})([1-9][0-9]?)$")
+
+
+@dataclass(frozen=True)
+class BattleEntry:
+    """One character of the battle, as the battle file placed it.
+
+    :param team: ``white`` or ``black``.
+    :param path: the sheet path as written in the battle file (relative to it).
+    :param sheet: the validated sheet.
+    :param plan: the parsed plan (``referee.plan`` AST) or ``None`` (the rules' defaults).
+    :param square: fixed starting square (``"c3"``) from ``setup``, else ``None`` (drawn, R-SETUP-1).
+    :param hp: fixed starting HP from ``setup``, else ``None`` (maximum HP).
+    """
+
+    team: str
+    path: str
+    sheet: CharacterSheet
+    plan: Any
+    square: str | None = None
+    hp: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.sheet.name
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A loaded, validated battle: everything the engine and the reports need.
+
+    :param file: the battle file's path as shown in diagnostics.
+    :param ruleset_ref: the ruleset as written (``tcgt`` or a relative path).
+    :param seed: from the file, or ``None`` (the command line decides).
+    :param entries: White's characters then Black's, each in the file's order.
+    :param order: a fixed action order (names), or ``None`` (R-TURN-1 dice).
+    """
+
+    file: str
+    title: str
+    ruleset: Ruleset
+    ruleset_ref: str
+    seed: int | str | None
+    entries: tuple[BattleEntry, ...]
+    order: tuple[str, ...] | None = None
+
+    def team(self, team: str) -> tuple[BattleEntry, ...]:
+        """The entries of one army in roster order."""
+        return tuple(e for e in self.entries if e.team == team)
+
+    def setup(self) -> Any:
+        """The engine's normalised input (:class:`referee.engine.battle.BattleSetup`)."""
+        from referee.board import parse_square
+        from referee.engine.battle import BattleSetup, Combatant
+
+        combatants = tuple(
+            Combatant(
+                sheet=e.sheet,
+                plan=e.plan,
+                team=e.team,
+                square=parse_square(e.square) if e.square is not None else None,
+                hp=e.hp,
+            )
+            for e in self.entries
+        )
+        return BattleSetup(combatants=combatants, order=self.order)
+
+
+def square_on_map(text: str, width: int, height: int) -> bool:
+    """True when ``text`` (``"c3"``) names a square of a ``width`` x ``height`` map.
+
+    >>> square_on_map("h8", 8, 8), square_on_map("i1", 8, 8), square_on_map("a9", 8, 8)
+    (True, False, False)
+    """
+    m = _SQUARE.match(text)
+    if m is None:
+        return False
+    letters, digits = m.groups()
+    file = 0
+    for ch in letters:
+        file = file * 26 + (ord(ch) - ord("a") + 1)
+    file -= 1
+    return 0 <= file < width and 1 <= int(digits) <= height
+
+
+def parse_plan_of(sheet: CharacterSheet) -> tuple[Any, list[Diagnostic]]:
+    """Parse a sheet's plan with :mod:`referee.plan` (``None`` when it has none).
+
+    The sheet loader has already reported the plan's errors; this returns the
+    AST the engine compiles.  Without the plan module (early in development)
+    the plan is ``None``: the rules' defaults.
+    """
+    if sheet.plan_text is None:
+        return None, []
+    try:
+        plan_mod: Any = importlib.import_module("referee.plan")
+    except ImportError:
+        return None, []
+    plan, diags = plan_mod.parse_plan(sheet.plan_text, sheet.plan_file or sheet.file)
+    return plan, list(diags)
+
+
+def read_battle(path: str | Path) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """Parse a battle file and check its shape against the shipped schema.
+
+    :returns: the document (``None`` when it is not YAML or not a mapping) and
+        every diagnostic.
+    """
+    doc, diags = read_yaml_file(path)
+    if doc is None:
+        return None, diags
+    if not isinstance(doc.data, dict):
+        diags.append(doc.diagnostic((), "wrong-type", "a battle file is a mapping with title, ruleset, seed and teams"))
+        return None, diags
+    diags += schema_diagnostics(doc, "battle")
+    return doc, diags
+
+
+def check_battle_file(path: str | Path) -> list[Diagnostic]:
+    """Every diagnostic of a battle file and the sheets it names (``referee check``)."""
+    _, diags = load_battle(path)
+    return diags
+
+
+def load_battle(path: str | Path) -> tuple[Battle | None, list[Diagnostic]]:
+    """Load and validate a battle file with its ruleset, sheets and plans.
+
+    Never raises on bad input.  :returns: the battle (``None`` if any error)
+    and every diagnostic, sorted by file and position.
+    """
+    doc, diags = read_battle(path)
+    if doc is None:
+        return None, diags
+    loader = _BattleLoader(doc, Path(path))
+    battle = loader.load()
+    diags += loader.diags
+    diags = sorted(set(diags), key=lambda d: (d.file, d.line, d.column, d.code, d.message))
+    if has_errors(diags):
+        return None, diags
+    return battle, diags
+
+
+class _BattleLoader:
+    """Meaning checks over the raw data; tolerant of fields the schema rejected
+    (it skips them) so every other problem is still found."""
+
+    def __init__(self, doc: YamlDocument, path: Path) -> None:
+        self.doc = doc
+        self.data: dict[Any, Any] = doc.data
+        self.folder = path.parent
+        self.diags: list[Diagnostic] = []
+
+    def error(self, path: tuple[Any, ...], code: str, message: str, **kw: Any) -> None:
+        self.diags.append(self.doc.diagnostic(path, code, message, **kw))
+
+    # -- paths ------------------------------------------------------------
+
+    def _inside(self, rel: str, field: tuple[Any, ...], what: str) -> Path | None:
+        """``rel`` resolved against the battle's folder, or ``None`` with an
+        error when it is absolute or leaves the folder tree (nothing is read)."""
+        candidate = Path(rel)
+        if candidate.is_absolute() or rel.startswith("~"):
+            self.error(field, "path-outside",
+                       f"{what} path {rel!r} must be relative to the battle file's folder",
+                       hint="write it relative to the battle file, e.g. sheets/kagura.yaml")
+            return None
+        target = self.folder / candidate
+        try:
+            inside = target.resolve().is_relative_to(self.folder.resolve())
+        except (OSError, RuntimeError):
+            inside = False
+        if not inside:
+            self.error(field, "path-outside",
+                       f"{what} path {rel!r} leaves the battle file's folder; it was not read",
+                       hint="keep sheets and rulesets in the battle's folder or below it")
+            return None
+        return target
+
+    # -- the whole file ---------------------------------------------------
+
+    def load(self) -> Battle | None:
+        title = self.data.get("title")
+        seed = self.data.get("seed")
+        ruleset, ruleset_ref = self._ruleset()
+        entries = self._entries(ruleset)
+        if ruleset is None or entries is None:
+            # Still check what can be checked without sheets.
+            self._order_shape()
+            return None
+        names = self._unique_names(entries)
+        entries = self._apply_setup(entries, names, ruleset)
+        order = self._order(names)
+        if not isinstance(title, str) or entries is None or has_errors(self.diags):
+            return None
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            seed = None
+        return Battle(
+            file=self.doc.file,
+            title=title,
+            ruleset=ruleset,
+            ruleset_ref=ruleset_ref,
+            seed=seed,
+            entries=tuple(entries),
+            order=order,
+        )
+
+    def _ruleset(self) -> tuple[Ruleset | None, str]:
+        ref = self.data.get("ruleset", DEFAULT_RULESET)
+        if not isinstance(ref, str) or not ref.strip():
+            return None, DEFAULT_RULESET
+        ref = ref.strip()
+        is_path = "/" in ref or "\\" in ref or ref.endswith((".yaml", ".yml"))
+        try:
+            if not is_path:
+                return load_ruleset(ref), ref
+            target = self._inside(ref, ("ruleset",), "ruleset")
+            if target is None:
+                return None, ref
+            if not target.is_file():
+                self.error(("ruleset",), "file-not-found", f"ruleset file {ref!r} does not exist (looked in {self.folder})")
+                return None, ref
+            return load_ruleset(target), ref
+        except ReferError as err:
+            for d in err.diagnostics:
+                if d.code == "unknown-ruleset":
+                    self.error(("ruleset",), d.code, d.message, hint=d.hint)
+                else:
+                    self.diags.append(d)
+            return None, ref
+
+    def _entries(self, ruleset: Ruleset | None) -> list[BattleEntry] | None:
+        teams = self.data.get("teams")
+        if not isinstance(teams, dict):
+            return None
+        entries: list[BattleEntry] = []
+        ok = True
+        for team in TEAMS:
+            paths = teams.get(team)
+            if not isinstance(paths, list):
+                ok = False
+                continue
+            for i, rel in enumerate(paths):
+                if not isinstance(rel, str) or not rel.strip():
+                    ok = False
+                    continue
+                field = ("teams", team, i)
+                target = self._inside(rel, field, "sheet")
+                if target is None:
+                    ok = False
+                    continue
+                if not target.is_file():
+                    self.error(field, "file-not-found", f"character sheet {rel!r} does not exist (looked in {self.folder})")
+                    ok = False
+                    continue
+                if ruleset is None:
+                    continue
+                sheet, sheet_diags = load_sheet(target, ruleset, root=self.folder)
+                self.diags.extend(sheet_diags)
+                if sheet is None:
+                    ok = False
+                    continue
+                plan, plan_diags = parse_plan_of(sheet)
+                if has_errors(plan_diags):
+                    self.diags.extend(plan_diags)
+                    ok = False
+                    continue
+                entries.append(BattleEntry(team=team, path=rel, sheet=sheet, plan=plan))
+        return entries if ok and ruleset is not None else None
+
+    def _unique_names(self, entries: list[BattleEntry]) -> set[str]:
+        seen: dict[str, tuple[str, int]] = {}
+        counters = {t: 0 for t in TEAMS}
+        for e in entries:
+            index = counters[e.team]
+            counters[e.team] += 1
+            # Recover the index among this team's *written* paths for the position.
+            idx = self._path_index(e.team, e.path, index)
+            if e.name in seen:
+                other_team, other_idx = seen[e.name]
+                self.error(("teams", e.team, idx), "duplicate-name",
+                           f"two characters are named {e.name!r} (also teams.{other_team}[{other_idx}]); names must be unique within a battle")
+            else:
+                seen[e.name] = (e.team, idx)
+        return set(seen)
+
+    def _path_index(self, team: str, rel: str, fallback: int) -> int:
+        paths = self.data.get("teams", {}).get(team, [])
+        hits = [i for i, p in enumerate(paths) if p == rel]
+        return hits[0] if len(hits) == 1 else fallback
+
+    def _unknown_name(self, field: tuple[Any, ...], name: str, names: set[str], what: str, *, at_key: bool = False) -> None:
+        close = difflib.get_close_matches(name, sorted(names), n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"characters: {', '.join(sorted(names))}"
+        self.error(field, "unknown-character", f"{what} names {name!r}, who is not in this battle", hint=hint, at_key=at_key)
+
+    def _apply_setup(self, entries: list[BattleEntry], names: set[str], ruleset: Ruleset) -> list[BattleEntry] | None:
+        setup = self.data.get("setup")
+        if setup is None:
+            return entries
+        if not isinstance(setup, dict):
+            return None
+        by_name = {e.name: e for e in entries}
+        fixed: dict[str, tuple[str | None, int | None]] = {}
+        for name, spec in setup.items():
+            if not isinstance(spec, dict):
+                continue
+            field = ("setup", name)
+            if str(name) not in names:
+                self._unknown_name(field, str(name), names, "setup", at_key=True)
+                continue
+            entry = by_name[str(name)]
+            square = spec.get("square")
+            hp = spec.get("hp")
+            if isinstance(square, str) and _SQUARE.match(square):
+                width, height = ruleset.map.width, ruleset.map.height
+                if not square_on_map(square, width, height):
+                    self.error(field + ("square",), "off-map",
+                               f"setup.{name}.square: {square} is not on the {width}x{height} map")
+                elif square in ruleset.map.blocked:
+                    self.error(field + ("square",), "blocked-square",
+                               f"setup.{name}.square: {square} is blocked on this map")
+            if isinstance(hp, int) and not isinstance(hp, bool) and hp > entry.sheet.max_hp:
+                self.error(field + ("hp",), "out-of-range",
+                           f"setup.{name}.hp must be 1..{entry.sheet.max_hp} (its maximum HP, R-CHAR-2), not {hp}")
+            fixed[str(name)] = (square if isinstance(square, str) else None,
+                                hp if isinstance(hp, int) and not isinstance(hp, bool) else None)
+        return [
+            BattleEntry(e.team, e.path, e.sheet, e.plan, *fixed[e.name]) if e.name in fixed else e
+            for e in entries
+        ]
+
+    def _order_shape(self) -> None:
+        """Duplicates in ``order`` are an error even when the sheets failed."""
+        order = self.data.get("order")
+        if not isinstance(order, list):
+            return
+        seen: set[str] = set()
+        for i, name in enumerate(order):
+            if isinstance(name, str) and name in seen:
+                self.error(("order", i), "duplicate-name", f"order lists {name!r} twice; every character acts once per turn")
+            if isinstance(name, str):
+                seen.add(name)
+
+    def _order(self, names: set[str]) -> tuple[str, ...] | None:
+        order = self.data.get("order")
+        if order is None:
+            return None
+        if not isinstance(order, list) or not all(isinstance(n, str) for n in order):
+            return None
+        self._order_shape()
+        for i, name in enumerate(order):
+            if name not in names:
+                self._unknown_name(("order", i), name, names, "order")
+        missing = [n for n in sorted(names) if n not in order]
+        if missing:
+            self.error(("order",), "order-incomplete",
+                       f"order must list every character exactly once; missing: {', '.join(missing)}")
+        return tuple(order)
