@@ -1,0 +1,67 @@
+"""``referee resolve BATTLE``: resolve one battle and write its report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from referee.report import FORMATS, LANGS, render
+from referee.report.pipeline import parse_seed, resolve_file, write_atomic
+
+EXAMPLE = """examples:
+  referee resolve round3.battle.yaml                    text report on the terminal
+  referee resolve round3.battle.yaml --seed 7 --format md -o round3.md
+  referee resolve round3.battle.yaml --lang ja --explain
+  referee resolve round3.battle.yaml --format json -o round3.json   (replayable)
+
+With no seed in the battle file and no --seed, a seed is drawn at random and
+printed in the report (and on stderr), so the battle can be re-run exactly.
+"""
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """--format, --lang, --explain and -o, shared with ``referee demo``."""
+    parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    parser.add_argument("--lang", choices=LANGS, default="en", help="report language (default: en)")
+    parser.add_argument("--explain", action="store_true",
+                        help="add, per action, the skills and clauses considered and why each was passed over")
+    parser.add_argument("-o", "--output", metavar="OUT", help="write the report to OUT (atomically) instead of stdout")
+
+
+def emit(text: str, output: str | None) -> None:
+    """Print the report, or write it atomically to ``output``."""
+    if output:
+        write_atomic(output, text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _seed(text: str) -> int | str:
+    try:
+        return parse_seed(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "resolve",
+        help="resolve one battle and write its report",
+        description="Resolve one battle file (*.battle.yaml) and write its report.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("battle", metavar="BATTLE", help="the battle file (*.battle.yaml)")
+    parser.add_argument("--seed", type=_seed, help="seed to use instead of the file's (a number or a word)")
+    add_output_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    report = resolve_file(args.battle, args.seed)
+    if report.seed_source == "drawn":
+        print(f"referee: no seed given; drew seed {report.seed}", file=sys.stderr)
+    emit(render(report, args.format, args.lang, explain=args.explain), args.output)
+    return 0

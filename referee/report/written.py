@@ -1,0 +1,400 @@
+"""The written battle report (``text`` and ``md``): what a game master posts.
+
+A visitor over the event list (style lesson 7): one ``on_<type>`` method per
+event type, each turning one event into one sentence of the message table
+(:mod:`referee.report.messages`) in the chosen language.  The layout:
+
+1. title, referee version, ruleset and digest, seed;
+2. the armies (abilities, HP, patterns, skills, plans) and the house rules;
+3. starting positions, initiative and the action order, the board at the start;
+4. each turn: each action in order with its uses, damage and HP after,
+   knockbacks, movement, KOs; the narrowing with its pushes and a board;
+5. the result and the rule that ended it, the final state, the board at the end.
+
+Decision events (``skill_order``, ``skill_passed``, ``targets_chosen``,
+``stayed``, ``pattern_selected``, ``panels_reset``) are only written with
+``explain=True`` (``--explain``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.report.boardview import BoardView, draw_board, square_text
+from referee.report.markup import Markup
+from referee.report.messages import message, skill_label, team_label, word
+from referee.report.record import Report
+from referee.report.visitor import EventVisitor
+
+__all__ = ["WrittenReport", "render_written"]
+
+
+class WrittenReport(EventVisitor):
+    """Renders one :class:`Report` as lines of ``markup`` in ``lang``."""
+
+    def __init__(self, report: Report, lang: str, markup: Markup, *, explain: bool = False) -> None:
+        self.report = report
+        self.lang = lang
+        self.markup = markup
+        self.explain = explain
+        self.names = report.inputs.get("skill_names", {})
+        self.view = BoardView(report.inputs)
+        self.lines: list[str] = []
+        self._last_kind = ""
+        self._depth = 0
+        self._section = ""
+        self._start_board_done = False
+        self._narrowed_turn: int | None = None
+
+    # -- blocks -------------------------------------------------------------
+
+    def _block(self, kind: str, lines: list[str]) -> None:
+        """Append a block; blocks are separated by one blank line, except
+        consecutive list items, which stay together."""
+        if self.lines and not (kind == "item" and self._last_kind == "item"):
+            self.lines.append("")
+        self.lines.extend(lines)
+        self._last_kind = kind
+
+    def _m(self, key: str, **fields: Any) -> str:
+        return message(self.lang, key, **fields)
+
+    def _item(self, text: str, depth: int | None = None) -> None:
+        self._block("item", self.markup.item(text, self._depth if depth is None else depth))
+
+    def _why(self, text: str) -> None:
+        if self.explain:
+            self._item(word(self.lang, "explain") + text)
+
+    def _heading(self, text: str) -> None:
+        self._block("heading", self.markup.heading(text))
+
+    def _para(self, text: str) -> None:
+        self._block("para", self.markup.para(text))
+
+    def _section_once(self, key: str) -> None:
+        if self._section != key:
+            self._section = key
+            self._heading(word(self.lang, key))
+
+    def _board(self, heading: str) -> None:
+        self._heading(heading)
+        self._block("pre", self.markup.pre(draw_board(self.view, self.lang)))
+
+    def _skill(self, skill_id: str | None) -> str:
+        return skill_label(self.lang, skill_id, self.names) if skill_id else "-"
+
+    def _list(self, names: Any) -> str:
+        items = [str(n) for n in names]
+        return word(self.lang, "list.sep").join(items) if items else word(self.lang, "none")
+
+    # -- the whole report -----------------------------------------------------
+
+    def render(self) -> str:
+        self._header()
+        for event in self.report.events:
+            self.visit(event)
+            self.view.apply(event)
+        return "\n".join(self.lines).rstrip("\n") + "\n"
+
+    def _header(self) -> None:
+        r = self.report
+        self._block("title", self.markup.title(r.title))
+        self._para(self._m("report.referee", version=r.referee, ruleset=r.ruleset["name"],
+                           digest=r.ruleset["digest"][:12], seed=r.seed,
+                           drawn=word(self.lang, "report.seed_drawn") if r.seed_source == "drawn" else ""))
+        self._heading(word(self.lang, "section.armies"))
+        chars = r.characters()
+        for team in ("white", "black"):
+            self._item(self._m("army", team=team_label(self.lang, team),
+                               names=self._list(c["name"] for c in chars if c["team"] == team)), 0)
+        for c in chars:
+            self._character(c)
+        self._rules()
+
+    def _character(self, c: Any) -> None:
+        self._item(self._m("character", name=c["name"], body=c["body"], reflex=c["reflex"],
+                           intellect=c["intellect"], max_hp=c["max_hp"]), 0)
+        patterns = [
+            self._m("character.pattern_when", elements=p["elements"], condition=p["condition"])
+            if p["condition"] else p["elements"]
+            for p in c["patterns"]
+        ]
+        self._item(self._m("character.patterns", patterns=self._list(patterns)), 1)
+        self._item(self._m("character.skills", skills=self._list(self._skill(s) for s in c["skills"])), 1)
+        plan = c.get("plan")
+        if plan is None:
+            self._item(word(self.lang, "character.no_plan"), 1)
+            return
+        self._item(self._m("character.plan", file=plan["file"]), 1)
+        text_lines = [line for line in plan["text"].splitlines()]
+        while text_lines and not text_lines[-1].strip():
+            text_lines.pop()
+        self._block("pre", self.markup.pre(text_lines))
+
+    def _rules(self) -> None:
+        rules = self.report.inputs.get("rules", {})
+        if not rules:
+            return
+        self._heading(word(self.lang, "section.rules"))
+        if rules.get("description"):
+            self._item(self._m("rules.description", description=rules["description"]), 0)
+        m = rules["map"]
+        blocked = self._m("rules.blocked", squares=self._list(m["blocked"])) if m["blocked"] else ""
+        self._item(self._m("rules.map", width=m["width"], height=m["height"], adjacency=m["adjacency"],
+                           blocked=blocked), 0)
+        self._item(self._m("rules.turn_limit", turns=rules["turn_limit"]), 0)
+        if rules["narrowing"]:
+            turns = self._list(str(n["after_turn"]) for n in rules["narrowing"])
+            self._item(self._m("rules.narrowing", turns=turns), 0)
+        else:
+            self._item(word(self.lang, "rules.narrowing_none"), 0)
+        ini = rules["initiative"]
+        self._item(self._m("rules.initiative", dice=ini["dice"], sides=ini["sides"],
+                           reroll=word(self.lang, f"rules.reroll.{ini['reroll']}")), 0)
+        num, den = rules["goal"]
+        self._item(self._m("rules.goal", num=num, den=den), 0)
+        variants = rules.get("variants") or []
+        self._item(self._m("rules.variants", variants=self._list(variants)) if variants
+                   else word(self.lang, "rules.variants_none"), 0)
+
+    def _flush_boards(self, final: bool = False) -> None:
+        if not self._start_board_done:
+            self._start_board_done = True
+            self._board(word(self.lang, "section.start_board"))
+        if self._narrowed_turn is not None:
+            turn, self._narrowed_turn = self._narrowed_turn, None
+            self._board(self._m("narrowing.board", turn=turn))
+
+    # -- setup -----------------------------------------------------------------
+
+    def on_battle_start(self, e: Any) -> None:
+        pass
+
+    def on_placed(self, e: Any) -> None:
+        self._section_once("section.setup")
+        key = "placed.drawn" if e.drawn else "placed.fixed"
+        self._item(self._m(key, actor=e.actor, team=team_label(self.lang, e.team), square=square_text(e.square),
+                           hp=e.hp, max_hp=e.max_hp), 0)
+
+    def on_initiative_roll(self, e: Any) -> None:
+        if e.turn == 0:
+            self._section_once("section.initiative")
+            depth = 0
+        else:
+            depth = 1
+        dice = "+".join(str(d) for d in e.dice[:3]) + ("".join(f" ({d})" for d in e.dice[3:]))
+        self._item(self._m("initiative", actor=e.actor, dice=dice, value=e.value), depth)
+
+    def on_action_order(self, e: Any) -> None:
+        order = " → ".join(e.order)
+        if e.turn == 0:
+            self._para(self._m("order.fixed" if e.fixed else "order.rolled", order=order))
+        else:
+            self._item(self._m("order.turn", order=order), 0)
+
+    # -- turns and actions -----------------------------------------------------
+
+    def on_turn_start(self, e: Any) -> None:
+        self._flush_boards()
+        self._section = ""
+        self._heading(self._m("turn", turn=e.turn))
+        self._depth = 0
+
+    def on_action_start(self, e: Any) -> None:
+        self._item(self._m("action", actor=e.actor, square=square_text(e.square), hp=e.hp), 0)
+        self._depth = 1
+
+    def on_action_end(self, e: Any) -> None:
+        self._depth = 0
+
+    def on_pattern_selected(self, e: Any) -> None:
+        if e.switched and e.reason != "first":
+            self._item(self._m("pattern.switched", elements=e.elements))
+        self._why(self._m("pattern.explain", elements=e.elements,
+                          reason=word(self.lang, f"pattern.reason.{e.reason}")))
+
+    def on_panels_reset(self, e: Any) -> None:
+        if e.kept:
+            self._why(self._m("panels.kept", panels=self._list(str(i + 1) for i in e.kept)))
+
+    def on_skill_order(self, e: Any) -> None:
+        skills = self._list(self._skill(s) for s in e.skills)
+        if e.moved_by:
+            self._why(self._m("skill_order.moved", skills=skills, lines=self._list(str(n) for n in e.moved_by)))
+        else:
+            self._why(self._m("skill_order", skills=skills))
+
+    def on_skill_passed(self, e: Any) -> None:
+        reason = self.report_word(f"passed.reason.{e.reason}", e.reason)
+        if e.detail:
+            reason += f" ({e.detail})"
+        if e.line:
+            self._why(self._m("passed.line", skill=self._skill(e.skill), reason=reason, line=e.line))
+        else:
+            self._why(self._m("passed", skill=self._skill(e.skill), reason=reason))
+
+    def report_word(self, key: str, fallback: str) -> str:
+        """A table word, or ``fallback`` when the engine used a new reason."""
+        try:
+            return word(self.lang, key)
+        except KeyError:
+            return fallback
+
+    def on_targets_chosen(self, e: Any) -> None:
+        fields = dict(skill=self._skill(e.skill), candidates=self._list(e.candidates), preference=e.preference,
+                      targets=self._list(e.targets))
+        if e.extend_requested or e.extended:
+            self._why(self._m("targets.extend", requested=e.extend_requested, extended=e.extended, **fields))
+        else:
+            self._why(self._m("targets", **fields))
+
+    def on_skill_used(self, e: Any) -> None:
+        panels = self._list(str(i + 1) for i in e.panels)
+        key = "used.panels" if e.panels else "used"
+        self._item(self._m(key, skill=self._skill(e.skill), targets=self._list(e.targets), panels=panels))
+
+    def on_maintain_started(self, e: Any) -> None:
+        self._item(self._m("maintain.started", actor=e.actor, skill=self._skill(e.skill)))
+
+    def on_maintain_released(self, e: Any) -> None:
+        cause = self.report_word(f"maintain.cause.{e.cause}", e.cause)
+        self._item(self._m("maintain.released", actor=e.actor, skill=self._skill(e.skill), cause=cause))
+
+    def on_chance_roll(self, e: Any) -> None:
+        effect = e.effect.split(":")[-1]
+        effect = self.report_word(f"status.{effect}", effect)
+        key = "chance.success" if e.success else "chance.failure"
+        self._item(self._m(key, effect=effect, skill=self._skill(e.skill), target=e.target,
+                           numerator=e.numerator, denominator=e.denominator))
+
+    # -- responses ---------------------------------------------------------------
+
+    def on_obstructed(self, e: Any) -> None:
+        self._item(self._m("obstructed", actor=e.actor, skill=self._skill(e.skill), by=e.by,
+                           against=self._skill(e.against_skill)))
+
+    def on_reaction(self, e: Any) -> None:
+        if e.kind == "defence":
+            self._item(self._m("reaction.defence", actor=e.actor, skill=self._skill(e.skill), reduce=e.reduce))
+        else:
+            self._item(self._m("reaction.counter", actor=e.actor, skill=self._skill(e.skill), attacker=e.attacker))
+
+    def on_counter_missed(self, e: Any) -> None:
+        reason = self.report_word(f"counter_missed.{e.reason}", e.reason)
+        self._item(self._m("counter_missed", actor=e.actor, skill=self._skill(e.skill), target=e.target,
+                           reason=reason))
+
+    def on_damage(self, e: Any) -> None:
+        element = self._m("damage.element", element=e.element) if e.element else ""
+        reduced = self._m("damage.reduced", printed=e.printed, reduced=e.reduced) if e.reduced else ""
+        key = f"damage.{e.cause}" if e.cause in ("skill", "counter", "wall", "poison", "narrowing") else "damage.other"
+        self._item(self._m(key, target=e.target, amount=e.amount, hp_after=e.hp_after, element=element,
+                           reduced=reduced, cause=e.cause))
+
+    def on_heal(self, e: Any) -> None:
+        self._item(self._m("heal", target=e.target, amount=e.amount, hp_after=e.hp_after))
+
+    def on_panel_used(self, e: Any) -> None:
+        if e.panel is None:
+            self._item(self._m("panel_used.none", target=e.target, skill=self._skill(e.skill)))
+        else:
+            self._item(self._m("panel_used", target=e.target, panel=e.panel + 1, skill=self._skill(e.skill)))
+
+    def _status_fields(self, e: Any) -> dict[str, Any]:
+        status = self.report_word(f"status.{e.status}", e.status)
+        index = getattr(e, "index", None)
+        pattern = getattr(e, "pattern", None)
+        shown_index = index if e.object == "clause" or index is None else index + 1
+        try:
+            obj = self._m(f"status.object.{e.object}", index=shown_index,
+                          pattern=(pattern + 1) if isinstance(pattern, int) else pattern)
+        except KeyError:
+            obj = f" ({e.object})"
+        return {"status": status, "object": obj}
+
+    def on_status_applied(self, e: Any) -> None:
+        duration = self._m("status.duration", duration=e.duration) if e.duration else ""
+        self._item(self._m("status.applied", target=e.target, duration=duration, **self._status_fields(e)))
+
+    def on_status_no_effect(self, e: Any) -> None:
+        status = self.report_word(f"status.noun.{e.status}", e.status)
+        self._item(self._m("status.no_effect", skill=self._skill(e.skill), target=e.target, status=status,
+                           reason=e.reason))
+
+    def on_status_expired(self, e: Any) -> None:
+        self._item(self._m("status.expired", target=e.target, **self._status_fields(e)))
+
+    def on_status_cleansed(self, e: Any) -> None:
+        self._item(self._m("status.cleansed", target=e.target, skill=self._skill(e.skill), **self._status_fields(e)))
+
+    def on_knockback(self, e: Any) -> None:
+        key = "knockback.wall" if e.wall else "knockback"
+        self._item(self._m(key, target=e.target, from_=square_text(e.from_square), to=square_text(e.to_square)))
+
+    def on_sink_started(self, e: Any) -> None:
+        self._item(self._m("sink.started", actor=e.actor, skill=self._skill(e.skill), square=square_text(e.square)))
+
+    def on_sink_ended(self, e: Any) -> None:
+        self._item(self._m("sink.ended", square=square_text(e.square), cause=e.cause))
+
+    # -- movement, narrowing, KO -------------------------------------------------
+
+    def on_moved(self, e: Any) -> None:
+        fields = dict(actor=e.actor, from_=square_text(e.from_square), to=square_text(e.to_square))
+        if e.toward:
+            self._item(self._m("moved.toward", toward=e.toward, **fields))
+        else:
+            self._item(self._m("moved", **fields))
+
+    def on_stayed(self, e: Any) -> None:
+        reason = self.report_word(f"stayed.reason.{e.reason}", e.reason)
+        self._why(self._m("stayed", actor=e.actor, square=square_text(e.square), reason=reason))
+
+    def on_narrowing(self, e: Any) -> None:
+        self._item(self._m("narrowing", turn=e.turn, stage=e.stage, kept=e.kept), 0)
+        self._depth = 1
+        self._narrowed_turn = e.turn
+
+    def on_pushed(self, e: Any) -> None:
+        self._item(self._m("pushed", target=e.target, from_=square_text(e.from_square), to=square_text(e.to_square)))
+
+    def on_down(self, e: Any) -> None:
+        self._item(self._m("down", target=e.target, square=square_text(e.square)))
+
+    # -- the end ---------------------------------------------------------------------
+
+    def on_battle_end(self, e: Any) -> None:
+        self.view.apply(e)
+        self._flush_boards()
+        result = e.result
+        self._heading(word(self.lang, "section.result"))
+        winner = team_label(self.lang, result.winner)
+        if result.winner == "draw":
+            key = f"result.draw.{result.reason}"
+        else:
+            key = f"result.{result.reason}"
+        try:
+            sentence = self._m(key, winner=winner, turns=result.turns)
+        except KeyError:
+            sentence = self._m("result.other", winner=winner if result.winner != "draw" else word(self.lang, "result.draw_word"),
+                               reason=result.reason, turns=result.turns, rule=result.rule)
+        self._para(sentence)
+        self._heading(word(self.lang, "section.final"))
+        header = word(self.lang, "final.header").split("|")
+        max_hp = {c["name"]: c["max_hp"] for c in self.report.characters()}
+        rows = [
+            [c.name, team_label(self.lang, c.team), f"{c.hp}/{max_hp.get(c.name, c.hp)}", square_text(c.square),
+             word(self.lang, "final.down" if c.down else "final.standing")]
+            for c in result.final
+        ]
+        self._block("table", self.markup.table(header, rows))
+        self._board(word(self.lang, "section.end_board"))
+
+    def on_unhandled(self, e: Any) -> None:
+        raise TypeError(f"the written report has no sentence for event type {e.TYPE!r}")
+
+
+def render_written(report: Report, lang: str, markup: Markup, *, explain: bool = False) -> str:
+    """The text or Markdown report as one string ending in a newline."""
+    return WrittenReport(report, lang, markup, explain=explain).render()
