@@ -1,0 +1,72 @@
+"""``referee batch DIR``: resolve every battle of a round in parallel."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from referee.report import FORMATS, LANGS
+from referee.report.batch import run_batch
+
+EXAMPLE = """examples:
+  referee batch rounds/3                       reports into rounds/3/reports/
+  referee batch rounds/3 --jobs 4 -o out/      four worker processes
+  referee batch rounds/3 --formats json,md,html --lang ja
+
+Every *.battle.yaml under DIR is resolved; each report is written atomically,
+then out/standings.md and out/standings.json summarise the round. A battle
+that fails is listed with its error and the others still finish; the exit
+code is 1 when any battle failed.
+"""
+
+
+def _formats(text: str) -> tuple[str, ...]:
+    items = tuple(dict.fromkeys(f.strip() for f in text.split(",") if f.strip()))
+    bad = [f for f in items if f not in FORMATS]
+    if bad or not items:
+        raise argparse.ArgumentTypeError(f"unknown format(s) {', '.join(bad) or '(none)'}; choose from {', '.join(FORMATS)}")
+    return items
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--jobs wants a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("--jobs must be at least 1")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "batch",
+        help="resolve every battle under a folder in parallel and write standings",
+        description="Resolve every battle file (*.battle.yaml) under DIR in parallel processes.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("folder", metavar="DIR", help="the round's folder")
+    parser.add_argument("--jobs", "-j", type=_jobs, default=min(4, os.cpu_count() or 1),
+                        help="worker processes (default: up to 4)")
+    parser.add_argument("-o", "--output", metavar="OUTDIR", help="where to write the reports (default: DIR/reports)")
+    parser.add_argument("--formats", type=_formats, default=("json", "text"),
+                        help="comma-separated report formats per battle (default: json,text)")
+    parser.add_argument("--lang", choices=LANGS, default="en", help="language of the written reports")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not os.path.isdir(args.folder):
+        print(f"referee batch: {args.folder}: not a folder", file=sys.stderr)
+        return 2
+    outdir = args.output or os.path.join(args.folder, "reports")
+    outcomes = run_batch(args.folder, outdir, jobs=args.jobs, formats=args.formats, lang=args.lang)
+    failed = [o for o in outcomes if not o.ok]
+    for o in failed:
+        print(f"{o.battle}: {o.status}\n{o.error}", file=sys.stderr)
+    print(f"{len(outcomes) - len(failed)} of {len(outcomes)} battles resolved; "
+          f"standings in {os.path.join(outdir, 'standings.md')}")
+    return 1 if failed else 0
