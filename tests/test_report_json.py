@@ -1,0 +1,60 @@
+"""The JSON report: the interfaces.md fields, deterministic text, exact round trip."""
+
+from __future__ import annotations
+
+import json
+
+from reporthelpers import FIXTURES, need_engine, resolved
+
+need_engine()
+
+from referee.report import render  # noqa: E402
+from referee.report.record import dumps_report, report_from_json  # noqa: E402
+
+
+def test_top_level_fields_in_order() -> None:
+    data = json.loads(render(resolved(str(FIXTURES / "duel.battle.yaml")), "json"))
+    assert list(data)[:4] == ["referee", "format", "ruleset", "seed"]
+    assert {"referee", "ruleset", "seed", "inputs", "events", "result"} <= set(data)
+    assert set(data["ruleset"]) == {"name", "digest"} and len(data["ruleset"]["digest"]) == 64
+    assert data["seed"] == 1 and data["seed_source"] == "file"
+
+
+def test_inputs_are_normalised_and_relative() -> None:
+    data = json.loads(render(resolved(str(FIXTURES / "statuses.battle.yaml")), "json"))
+    inputs = data["inputs"]
+    assert inputs["battle"] == "statuses.battle.yaml"
+    assert [c["name"] for c in inputs["characters"]] == ["Oboro", "Fumi", "Peko", "Isamu"]
+    assert inputs["characters"][0]["sheet"] == "sheets/oboro.yaml"
+    assert inputs["setup"]["Fumi"] == {"square": "c4", "hp": 10}
+    assert "maintain sala-twin-trees when engaged" in inputs["characters"][0]["plan"]["text"]
+    assert inputs["skill_names"]["poison-fang"] == {"en": "Poison Fang", "ja": "毒牙"}
+
+
+def test_events_have_the_stable_fields() -> None:
+    data = json.loads(render(resolved(str(FIXTURES / "melee.battle.yaml")), "json"))
+    for event in data["events"]:
+        assert isinstance(event["type"], str) and isinstance(event["turn"], int)
+        if event["type"] == "damage":
+            assert {"target", "amount", "hp_after", "cause"} <= set(event)
+        if event["type"] in ("moved", "knockback", "pushed"):
+            assert {"from", "to"} <= set(event)
+    result = data["result"]
+    assert result["winner"] in ("white", "black", "draw")
+    assert set(result) >= {"winner", "reason", "turns", "final"}
+    assert all(set(v) == {"team", "hp", "square", "down"} for v in result["final"].values())
+
+
+def test_round_trip_is_byte_identical() -> None:
+    rep = resolved(str(FIXTURES / "skirmish.battle.yaml"))
+    text = dumps_report(rep)
+    again = report_from_json(json.loads(text))
+    assert dumps_report(again) == text
+    assert render(again, "text", "ja") == render(rep, "text", "ja")
+
+
+def test_one_event_per_line() -> None:
+    text = dumps_report(resolved(str(FIXTURES / "duel.battle.yaml")))
+    data = json.loads(text)
+    event_lines = [line for line in text.splitlines() if line.startswith('    {"type": ')]
+    assert len(event_lines) == len(data["events"])

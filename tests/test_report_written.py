@@ -1,0 +1,86 @@
+"""The text and Markdown reports: structure, both languages, --explain."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from reporthelpers import FIXTURES, need_engine, resolved
+
+need_engine()
+
+from referee.engine.events import EVENT_TYPES  # noqa: E402
+from referee.report import render  # noqa: E402
+from referee.report.visitor import handled_types  # noqa: E402
+from referee.report.written import WrittenReport  # noqa: E402
+
+
+def report(name: str):  # type: ignore[no-untyped-def]
+    return resolved(str(FIXTURES / f"{name}.battle.yaml"))
+
+
+def test_every_event_type_has_a_sentence() -> None:
+    """Style lesson 7: one method per event type, dispatched by a table."""
+    assert handled_types(WrittenReport) == set(EVENT_TYPES)
+
+
+def test_text_report_has_the_sections_a_game_master_posts() -> None:
+    text = render(report("skirmish"), "text", "en")
+    for heading in ("Armies", "House rules in force", "Starting positions", "Initiative",
+                    "Board at the start", "Turn 1", "Result", "Final state", "Board at the end"):
+        assert re.search(rf"^{re.escape(heading)}\n-+$", text, re.M), heading
+    assert text.startswith("Skirmish: かぐら's company\n")
+    assert "seed 20071213" in text
+    assert "Action order: " in text
+    assert "{" not in text and "}" not in text
+
+
+def test_every_damage_event_is_written_with_hp_after() -> None:
+    rep = report("melee")
+    text = render(rep, "text", "en")
+    damages = [e for e in rep.events if e.TYPE == "damage"]
+    assert damages
+    assert text.count("→ HP") >= len(damages)
+
+
+def test_narrowing_prints_a_board_after_each_stage() -> None:
+    rep = report("narrowing")
+    stages = [e for e in rep.events if e.TYPE == "narrowing"]
+    assert len(stages) >= 4 and rep.result.turns >= 45
+    text = render(rep, "text", "en")
+    assert text.count("Board after the narrowing of turn") == len(stages)
+    assert "the field narrows (stage 1): only b2-g7 remains" in text
+
+
+def test_japanese_report_is_in_japanese() -> None:
+    text = render(report("skirmish"), "text", "ja")
+    for word in ("両軍", "適用ルール", "初期配置", "第1ターン", "結果", "終了時の盤面"):
+        assert word in text
+    for english in ("Armies", "Turn 1", "Result", " takes ", " moves ", "Legend"):
+        assert english not in text
+    assert "炸撃 (Firecracker)" in text
+
+
+def test_explain_adds_the_decisions() -> None:
+    rep = report("skirmish")
+    plain = render(rep, "text", "en")
+    explained = render(rep, "text", "en", explain=True)
+    assert "why: " not in plain
+    assert explained.count("why: skill order:") == sum(e.TYPE == "skill_order" for e in rep.events)
+    assert "why: " in explained and "passes over" in explained
+
+
+def test_markdown_is_github_flavoured() -> None:
+    md = render(report("duel"), "md", "en")
+    assert md.startswith("# Duel: Dana vs Eiji\n")
+    assert "\n## Turn 1\n" in md and "\n```text\n" in md
+    assert re.search(r"^\| name \| team \| HP \| square \| state \|$", md, re.M)
+    assert md.count("```") % 2 == 0
+
+
+@pytest.mark.parametrize("fmt", ["text", "md"])
+def test_reports_end_with_the_result_and_its_rule(fmt: str) -> None:
+    rep = report("duel")
+    text = render(rep, fmt, "en")
+    assert rep.result.rule in text or "R-GOAL-1" in text
