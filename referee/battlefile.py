@@ -190,6 +190,32 @@ def load_battle(path: str | Path) -> tuple[Battle | None, list[Diagnostic]]:
     return battle, diags
 
 
+_SHEET_CACHE: dict[tuple[Any, ...], tuple[CharacterSheet | None, list[Diagnostic]]] = {}
+_SHEET_CACHE_MAX = 512
+
+
+def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+    """:func:`load_sheet`, remembered per process for an unchanged file.
+
+    A round reuses sheets across battles and a batch worker resolves many
+    battles; the key holds the file's size and modification time, the
+    ruleset's digest and the confining folder, so an edited sheet or another
+    ruleset is read afresh.  Sheets are frozen, so sharing them is safe.
+    """
+    try:
+        stat = path.stat()
+    except OSError:
+        return load_sheet(path, ruleset, root=root)
+    key = (str(path), str(path.resolve()), stat.st_mtime_ns, stat.st_size, ruleset.digest, str(root.resolve()))
+    hit = _SHEET_CACHE.get(key)
+    if hit is None:
+        if len(_SHEET_CACHE) >= _SHEET_CACHE_MAX:
+            _SHEET_CACHE.clear()
+        hit = load_sheet(path, ruleset, root=root)
+        _SHEET_CACHE[key] = hit
+    return hit[0], list(hit[1])
+
+
 class _BattleLoader:
     """Meaning checks over the raw data; tolerant of fields the schema rejected
     (it skips them) so every other problem is still found."""
@@ -304,7 +330,7 @@ class _BattleLoader:
                     continue
                 if ruleset is None:
                     continue
-                sheet, sheet_diags = load_sheet(target, ruleset, root=self.folder)
+                sheet, sheet_diags = _load_sheet_cached(target, ruleset, self.folder)
                 self.diags.extend(sheet_diags)
                 if sheet is None:
                     ok = False

@@ -253,8 +253,11 @@ def report_from_json(data: Mapping[str, Any]) -> Report:
     )
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return _ENCODER.encode(value)
 
 
 def dumps_report(report: Report) -> str:

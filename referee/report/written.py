@@ -211,14 +211,20 @@ class WrittenReport(EventVisitor):
     def on_pattern_selected(self, e: Any) -> None:
         if e.switched and e.reason != "first":
             self._item(self._m("pattern.switched", elements=e.elements))
+        if not self.explain:
+            return
         self._why(self._m("pattern.explain", elements=e.elements,
                           reason=word(self.lang, f"pattern.reason.{e.reason}")))
 
     def on_panels_reset(self, e: Any) -> None:
+        if not self.explain:
+            return
         if e.kept:
             self._why(self._m("panels.kept", panels=self._list(str(i + 1) for i in e.kept)))
 
     def on_skill_order(self, e: Any) -> None:
+        if not self.explain:
+            return
         skills = self._list(self._skill(s) for s in e.skills)
         if e.moved_by:
             self._why(self._m("skill_order.moved", skills=skills, lines=self._list(str(n) for n in e.moved_by)))
@@ -226,6 +232,8 @@ class WrittenReport(EventVisitor):
             self._why(self._m("skill_order", skills=skills))
 
     def on_skill_passed(self, e: Any) -> None:
+        if not self.explain:
+            return
         reason = self.report_word(f"passed.reason.{e.reason}", e.reason)
         if e.detail:
             reason += f" ({e.detail})"
@@ -242,6 +250,8 @@ class WrittenReport(EventVisitor):
             return fallback
 
     def on_targets_chosen(self, e: Any) -> None:
+        if not self.explain:
+            return
         fields = dict(skill=self._skill(e.skill), candidates=self._list(e.candidates), preference=e.preference,
                       targets=self._list(e.targets))
         if e.extend_requested or e.extended:
@@ -348,6 +358,8 @@ class WrittenReport(EventVisitor):
             self._item(self._m("moved", **fields))
 
     def on_stayed(self, e: Any) -> None:
+        if not self.explain:
+            return
         reason = self.report_word(f"stayed.reason.{e.reason}", e.reason)
         self._why(self._m("stayed", actor=e.actor, square=square_text(e.square), reason=reason))
 
