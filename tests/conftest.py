@@ -8,3 +8,12 @@ import pytest
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-goldens", action="store_true", default=False,
                      help="rewrite fixtures/*.golden from the current renderers (review the diff before committing)")
+
+
+# Hypothesis: a machine with two busy cores makes first-call timings noisy (a
+# map's first breadth-first search, lark's grammar build); correctness tests
+# have no deadline -- speed is measured by benchmarks/, not by tests.
+from hypothesis import settings as _hypothesis_settings
+
+_hypothesis_settings.register_profile("referee", deadline=None)
+_hypothesis_settings.load_profile("referee")

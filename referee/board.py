@@ -1,0 +1,242 @@
+"""The board vocabulary: squares, directions, rectangles (style lesson 1).
+
+Pure geometry with no graph library: a :class:`Square` is a frozen value with
+0-based ``file`` (a = 0) and ``rank`` (1 = 0). Squares sort in the canonical
+order of R-RNG-1 -- a1, b1, ..., h1, a2, ... (rank first, then file) -- so that
+any list of candidate squares handed to the seeded RNG is in one documented
+order whatever produced it.
+
+Maps may be any size from 1x1 to 32x32 (rules.md B leaves the size to the
+ruleset). Files are named ``a`` .. ``z`` and then ``aa`` .. ``af``.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+#: The largest map side the referee supports (files a..z, aa..af).
+MAX_SIDE = 32
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_FILE_NAMES: tuple[str, ...] = tuple(_LETTERS) + tuple("a" + c for c in _LETTERS[: MAX_SIDE - 26])
+_FILE_INDEX = {name: i for i, name in enumerate(_FILE_NAMES)}
+_SQUARE_RE = re.compile(r"^([a-z]{1,2})([1-9][0-9]?)$")
+
+
+class InvalidSquareError(ValueError):
+    """A square name that is not ``<file letters><rank number>`` within 32x32."""
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    """One area of the field (R-FIELD-1), 0-based ``file`` and ``rank``.
+
+    Ordering is canonical (R-RNG-1): by rank, then by file.
+
+    >>> sorted([parse_square("b1"), parse_square("a2"), parse_square("a1")])
+    [Square('a1'), Square('b1'), Square('a2')]
+    """
+
+    file: int
+    rank: int
+
+    def _key(self) -> tuple[int, int]:
+        return (self.rank, self.file)
+
+    def __lt__(self, other: Square) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Square) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Square) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Square) -> bool:
+        return self._key() >= other._key()
+
+    def __repr__(self) -> str:
+        return f"Square({square_name(self)!r})"
+
+    def __str__(self) -> str:
+        return square_name(self)
+
+    def offset(self, dx: int, dy: int) -> Square:
+        """The square ``dx`` files right and ``dy`` ranks up (may be off any map)."""
+        return Square(self.file + dx, self.rank + dy)
+
+
+def parse_square(name: str) -> Square:
+    """``"c3"`` -> ``Square(file=2, rank=2)``.
+
+    :raises InvalidSquareError: for anything but a lower-case file name and a
+        rank number 1..32 (``"C3"`` is accepted and lower-cased).
+    """
+    match = _SQUARE_RE.match(name.strip().lower()) if isinstance(name, str) else None
+    if match is None or match.group(1) not in _FILE_INDEX:
+        raise InvalidSquareError(f"{name!r} is not a square; write a file letter and a rank number, like c3")
+    rank = int(match.group(2))
+    if not 1 <= rank <= MAX_SIDE:
+        raise InvalidSquareError(f"{name!r} is not a square; ranks run from 1 to {MAX_SIDE}")
+    return Square(_FILE_INDEX[match.group(1)], rank - 1)
+
+
+def square_name(square: Square) -> str:
+    """``Square(2, 2)`` -> ``"c3"`` (the inverse of :func:`parse_square`)."""
+    if not (0 <= square.file < MAX_SIDE and 0 <= square.rank < MAX_SIDE):
+        raise InvalidSquareError(f"square ({square.file}, {square.rank}) is outside a {MAX_SIDE}x{MAX_SIDE} map")
+    return f"{_FILE_NAMES[square.file]}{square.rank + 1}"
+
+
+def chebyshev(a: Square, b: Square) -> int:
+    """King-step distance (rules.md: "Distance is Chebyshev distance")."""
+    return max(abs(a.file - b.file), abs(a.rank - b.rank))
+
+
+def euclidean_sq(a: Square, b: Square) -> int:
+    """Squared straight-line distance, the R-MOVE-5 tie-break (integers, no floats)."""
+    return (a.file - b.file) ** 2 + (a.rank - b.rank) ** 2
+
+
+def sign(n: int) -> int:
+    """-1, 0 or 1."""
+    return (n > 0) - (n < 0)
+
+
+class Direction(enum.Enum):
+    """The 8 directions in the canonical order of R-RNG-1 (N = rank + 1)."""
+
+    N = (0, 1)
+    NE = (1, 1)
+    E = (1, 0)
+    SE = (1, -1)
+    S = (0, -1)
+    SW = (-1, -1)
+    W = (-1, 0)
+    NW = (-1, 1)
+
+    @property
+    def dx(self) -> int:
+        return self.value[0]
+
+    @property
+    def dy(self) -> int:
+        return self.value[1]
+
+    @classmethod
+    def from_delta(cls, dx: int, dy: int) -> Direction:
+        """The direction of (sign dx, sign dy); raises ValueError for (0, 0)."""
+        return cls((sign(dx), sign(dy)))
+
+
+#: Directions in canonical order, as a tuple for ``rng.randrange(8)``.
+DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
+
+
+def direction_between(a: Square, b: Square) -> Direction | None:
+    """R-KNOCK-1: the direction (sign dx, sign dy) from ``a`` to ``b``; None if equal."""
+    if a == b:
+        return None
+    return Direction.from_delta(b.file - a.file, b.rank - a.rank)
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """An inclusive rectangle of squares (a map, or a narrowing stage's kept area)."""
+
+    min_file: int
+    min_rank: int
+    max_file: int
+    max_rank: int
+
+    def __post_init__(self) -> None:
+        if self.min_file > self.max_file or self.min_rank > self.max_rank:
+            raise ValueError(f"empty rectangle {self.min_file},{self.min_rank}-{self.max_file},{self.max_rank}")
+
+    @classmethod
+    def of_map(cls, width: int, height: int) -> Rect:
+        """The whole map of ``width`` x ``height`` (1..32 each)."""
+        if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+            raise ValueError(f"a map is 1x1 to {MAX_SIDE}x{MAX_SIDE}, not {width}x{height}")
+        return cls(0, 0, width - 1, height - 1)
+
+    @property
+    def width(self) -> int:
+        return self.max_file - self.min_file + 1
+
+    @property
+    def height(self) -> int:
+        return self.max_rank - self.min_rank + 1
+
+    def contains(self, square: Square) -> bool:
+        return self.min_file <= square.file <= self.max_file and self.min_rank <= square.rank <= self.max_rank
+
+    def clamp(self, square: Square) -> Square:
+        """R-NARROW-2: the nearest kept area, coordinates clamped into the rectangle."""
+        return Square(
+            min(max(square.file, self.min_file), self.max_file),
+            min(max(square.rank, self.min_rank), self.max_rank),
+        )
+
+    def squares(self) -> tuple[Square, ...]:
+        """Every square, in canonical order."""
+        return tuple(
+            Square(f, r)
+            for r in range(self.min_rank, self.max_rank + 1)
+            for f in range(self.min_file, self.max_file + 1)
+        )
+
+    def __iter__(self) -> Iterator[Square]:
+        return iter(self.squares())
+
+    def inset(self, k: int) -> Rect:
+        """The rectangle shrunk by ``k`` on every side.
+
+        A side that cannot shrink further keeps its central one or two lines
+        (an 8-wide side inset by 5 is the 2 central files): a narrowing never
+        empties the field.
+        """
+
+        def shrink(lo: int, hi: int) -> tuple[int, int]:
+            size = hi - lo + 1
+            keep = max(size - 2 * k, 2 - size % 2 if size >= 2 else 1)
+            keep = min(keep, size)
+            start = lo + (size - keep) // 2
+            return start, start + keep - 1
+
+        f0, f1 = shrink(self.min_file, self.max_file)
+        r0, r1 = shrink(self.min_rank, self.max_rank)
+        return Rect(f0, r0, f1, r1)
+
+    def __str__(self) -> str:
+        return rect_name(self)
+
+
+def parse_rect(text: str) -> Rect:
+    """``"b2-g7"`` -> the inclusive rectangle from b2 to g7 (either corner order)."""
+    parts = text.strip().split("-")
+    if len(parts) != 2:
+        raise InvalidSquareError(f"{text!r} is not a rectangle; write two corners like b2-g7")
+    a, b = parse_square(parts[0]), parse_square(parts[1])
+    return Rect(min(a.file, b.file), min(a.rank, b.rank), max(a.file, b.file), max(a.rank, b.rank))
+
+
+def rect_name(rect: Rect) -> str:
+    """The inverse of :func:`parse_rect`: ``"b2-g7"``."""
+    return f"{square_name(Square(rect.min_file, rect.min_rank))}-{square_name(Square(rect.max_file, rect.max_rank))}"
+
+
+def format_area_set(squares: frozenset[Square] | set[Square], width: int, height: int) -> str:
+    """A grid of ``1``/``.`` with rank ``height`` on top, for readable test failures.
+
+    >>> print(format_area_set({parse_square("a1"), parse_square("b2")}, 3, 2))
+    .1.
+    1..
+    """
+    rows = []
+    for r in range(height - 1, -1, -1):
+        rows.append("".join("1" if Square(f, r) in squares else "." for f in range(width)))
+    return "\n".join(rows)
