@@ -260,8 +260,10 @@ class _BattleLoader:
         ruleset, ruleset_ref = self._ruleset()
         entries = self._entries(ruleset)
         if ruleset is None or entries is None:
-            # Still check what can be checked without sheets.
+            # Still check what can be checked without the sheets.
             self._order_shape()
+            if ruleset is not None:
+                self._setup_squares(ruleset)
             return None
         names = self._unique_names(entries)
         entries = self._apply_setup(entries, names, ruleset)
@@ -369,12 +371,29 @@ class _BattleLoader:
         hint = f"did you mean {close[0]!r}?" if close else f"characters: {', '.join(sorted(names))}"
         self.error(field, "unknown-character", f"{what} names {name!r}, who is not in this battle", hint=hint, at_key=at_key)
 
+    def _setup_squares(self, ruleset: Ruleset) -> None:
+        """Every fixed square must be on the map and not blocked."""
+        setup = self.data.get("setup")
+        if not isinstance(setup, dict):
+            return
+        width, height = ruleset.map.width, ruleset.map.height
+        for name, spec in setup.items():
+            square = spec.get("square") if isinstance(spec, dict) else None
+            if not isinstance(square, str) or not _SQUARE.match(square):
+                continue
+            field = ("setup", name, "square")
+            if not square_on_map(square, width, height):
+                self.error(field, "off-map", f"setup.{name}.square: {square} is not on the {width}x{height} map")
+            elif square in ruleset.map.blocked:
+                self.error(field, "blocked-square", f"setup.{name}.square: {square} is blocked on this map")
+
     def _apply_setup(self, entries: list[BattleEntry], names: set[str], ruleset: Ruleset) -> list[BattleEntry] | None:
         setup = self.data.get("setup")
         if setup is None:
             return entries
         if not isinstance(setup, dict):
             return None
+        self._setup_squares(ruleset)
         by_name = {e.name: e for e in entries}
         fixed: dict[str, tuple[str | None, int | None]] = {}
         for name, spec in setup.items():
@@ -387,14 +406,6 @@ class _BattleLoader:
             entry = by_name[str(name)]
             square = spec.get("square")
             hp = spec.get("hp")
-            if isinstance(square, str) and _SQUARE.match(square):
-                width, height = ruleset.map.width, ruleset.map.height
-                if not square_on_map(square, width, height):
-                    self.error(field + ("square",), "off-map",
-                               f"setup.{name}.square: {square} is not on the {width}x{height} map")
-                elif square in ruleset.map.blocked:
-                    self.error(field + ("square",), "blocked-square",
-                               f"setup.{name}.square: {square} is blocked on this map")
             if isinstance(hp, int) and not isinstance(hp, bool) and hp > entry.sheet.max_hp:
                 self.error(field + ("hp",), "out-of-range",
                            f"setup.{name}.hp must be 1..{entry.sheet.max_hp} (its maximum HP, R-CHAR-2), not {hp}")

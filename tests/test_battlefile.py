@@ -202,3 +202,17 @@ def test_square_on_map_reads_files_and_ranks() -> None:
     assert square_on_map("a1", 8, 8) and square_on_map("h8", 8, 8)
     assert not square_on_map("a0", 8, 8) and not square_on_map("j3", 8, 8)
     assert square_on_map("j3", 10, 10)
+
+
+def test_setup_and_order_are_checked_even_when_a_sheet_fails(arena: Path) -> None:
+    text = """title: t
+teams:
+  white: [sheets/kagura.yaml, sheets/missing.yaml]
+  black: [sheets/ash.yaml]
+setup:
+  Kagura: {square: k9}
+order: [Kagura, Ash, Kagura]
+"""
+    battle, diags = load_battle(write(arena, "a.battle.yaml", text))
+    assert battle is None
+    assert codes(diags) == [("file-not-found", 3), ("off-map", 6), ("duplicate-name", 7)]
