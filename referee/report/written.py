@@ -141,7 +141,7 @@ class WrittenReport(EventVisitor):
             self._item(self._m("rules.description", description=rules["description"]), 0)
         m = rules["map"]
         blocked = self._m("rules.blocked", squares=self._list(m["blocked"])) if m["blocked"] else ""
-        self._item(self._m("rules.map", width=m["width"], height=m["height"], adjacency=m["adjacency"],
+        self._item(self._m("rules.map", width=m["width"], height=m["height"], adjacency=self.report_word(f"adjacency.{m['adjacency']}", m["adjacency"]),
                            blocked=blocked), 0)
         self._item(self._m("rules.turn_limit", turns=rules["turn_limit"]), 0)
         if rules["narrowing"]:
@@ -252,12 +252,18 @@ class WrittenReport(EventVisitor):
     def on_targets_chosen(self, e: Any) -> None:
         if not self.explain:
             return
-        fields = dict(skill=self._skill(e.skill), candidates=self._list(e.candidates), preference=e.preference,
+        fields = dict(skill=self._skill(e.skill), candidates=self._list(e.candidates),
+                      preference=self._preference(e.preference),
                       targets=self._list(e.targets))
         if e.extend_requested or e.extended:
             self._why(self._m("targets.extend", requested=e.extend_requested, extended=e.extended, **fields))
         else:
             self._why(self._m("targets", **fields))
+
+    def _preference(self, text: str) -> str:
+        if text.startswith("named "):
+            return self._m("pref.named", name=text[len("named "):])
+        return self.report_word(f"pref.{text}", text)
 
     def on_skill_used(self, e: Any) -> None:
         panels = self._list(str(i + 1) for i in e.panels)
@@ -272,8 +278,9 @@ class WrittenReport(EventVisitor):
         self._item(self._m("maintain.released", actor=e.actor, skill=self._skill(e.skill), cause=cause))
 
     def on_chance_roll(self, e: Any) -> None:
-        effect = e.effect.split(":")[-1]
-        effect = self.report_word(f"status.{effect}", effect)
+        kind, _, status = e.effect.partition(":")
+        effect = (self.report_word(f"status.noun.{status}", status) if status
+                  else self.report_word(f"effect.{kind}", kind))
         key = "chance.success" if e.success else "chance.failure"
         self._item(self._m(key, effect=effect, skill=self._skill(e.skill), target=e.target,
                            numerator=e.numerator, denominator=e.denominator))
@@ -296,7 +303,8 @@ class WrittenReport(EventVisitor):
                            reason=reason))
 
     def on_damage(self, e: Any) -> None:
-        element = self._m("damage.element", element=e.element) if e.element else ""
+        element = (self._m("damage.element", element=self.report_word(f"element.{e.element}", e.element))
+                   if e.element else "")
         reduced = self._m("damage.reduced", printed=e.printed, reduced=e.reduced) if e.reduced else ""
         key = f"damage.{e.cause}" if e.cause in ("skill", "counter", "wall", "poison", "narrowing") else "damage.other"
         self._item(self._m(key, target=e.target, amount=e.amount, hp_after=e.hp_after, element=element,
@@ -330,7 +338,7 @@ class WrittenReport(EventVisitor):
     def on_status_no_effect(self, e: Any) -> None:
         status = self.report_word(f"status.noun.{e.status}", e.status)
         self._item(self._m("status.no_effect", skill=self._skill(e.skill), target=e.target, status=status,
-                           reason=e.reason))
+                           reason=self.report_word(f"noeffect.{e.reason}", e.reason)))
 
     def on_status_expired(self, e: Any) -> None:
         self._item(self._m("status.expired", target=e.target, **self._status_fields(e)))
@@ -353,7 +361,7 @@ class WrittenReport(EventVisitor):
     def on_moved(self, e: Any) -> None:
         fields = dict(actor=e.actor, from_=square_text(e.from_square), to=square_text(e.to_square))
         if e.toward:
-            self._item(self._m("moved.toward", toward=e.toward, **fields))
+            self._item(self._m("moved.toward", toward=self.report_word(f"toward.{e.toward}", e.toward), **fields))
         else:
             self._item(self._m("moved", **fields))
 
