@@ -58,3 +58,12 @@ def test_one_event_per_line() -> None:
     data = json.loads(text)
     event_lines = [line for line in text.splitlines() if line.startswith('    {"type": ')]
     assert len(event_lines) == len(data["events"])
+
+
+def test_fast_event_encoder_matches_json_dumps() -> None:
+    from referee.report.record import _dump
+
+    samples = [{"type": "damage", "turn": 3, "target": "かぐら", "amount": 2, "hp_after": 0, "actor": None,
+                "ratio": 0.5, "ok": True, "list": [1, "a\"b\\c\n"], "nested": {"x": []}}]
+    for value in samples:
+        assert _dump(value) == json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
