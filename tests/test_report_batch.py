@@ -1,0 +1,80 @@
+"""Batch internals: progress display, atomic writes, standings tables."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from referee.report.batch import BattleOutcome, _Progress, find_battles, standings_json, standings_markdown
+from referee.report.pipeline import parse_seed, write_atomic
+from reporthelpers import FIXTURES
+
+
+class TtyStream(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+OK = BattleOutcome(battle="a.battle.yaml", status="ok", title="A | B", seed=3, winner="white",
+                   reason="army_reduced", turns=7, standing="2-0", reports=("a.json",))
+BAD = BattleOutcome(battle="b.battle.yaml", status="invalid", error="b.battle.yaml:3:5: error[x]: broken")
+
+
+def test_progress_bar_on_a_terminal_and_lines_otherwise() -> None:
+    tty = TtyStream()
+    bar = _Progress(2, tty)
+    bar.update(OK)
+    bar.update(BAD)
+    text = tty.getvalue()
+    assert text.startswith("\r[###############...............] 1/2")
+    assert text.endswith("] 2/2  failed 1\n") and text.count("\n") == 1
+    plain = io.StringIO()
+    bar = _Progress(2, plain)
+    bar.update(OK)
+    bar.update(BAD)
+    assert plain.getvalue().splitlines() == [
+        "[1/2] a.battle.yaml: white (army_reduced, turn 7)", "[2/2] b.battle.yaml: FAILED (invalid)"]
+
+
+def test_standings_list_failures_with_their_errors() -> None:
+    md = standings_markdown([OK, BAD], "3")
+    assert "1 of 2 battles resolved; White won 1, Black won 0, 0 drawn; 1 failed." in md
+    assert "| a.battle.yaml | A \\| B | white | army_reduced | 7 | 2-0 | 3 |" in md
+    assert "### b.battle.yaml" in md and "error[x]: broken" in md
+    import json
+
+    data = json.loads(standings_json([OK, BAD]))
+    assert data["summary"] == {"battles": 2, "resolved": 1, "failed": 1, "white_wins": 1, "black_wins": 0, "draws": 0}
+    assert data["battles"][1]["error"].startswith("b.battle.yaml:3:5")
+
+
+def test_find_battles_is_sorted_and_recursive() -> None:
+    found = [p.relative_to(FIXTURES).as_posix() for p in find_battles(FIXTURES)]
+    assert found == sorted(found) and "round/r3-broken.battle.yaml" in found and "duel.battle.yaml" in found
+
+
+def test_write_atomic_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "r.txt"
+    write_atomic(target, "one\n")
+    write_atomic(target, "two\n")
+    assert target.read_text("utf-8") == "two\n"
+    assert os.listdir(target.parent) == ["r.txt"]
+    assert target.stat().st_mode & 0o777 == 0o644
+
+
+def test_write_atomic_keeps_the_old_file_when_writing_fails(tmp_path: Path) -> None:
+    target = tmp_path / "r.txt"
+    write_atomic(target, "old\n")
+
+    with pytest.raises(TypeError):
+        write_atomic(target, 42)  # type: ignore[arg-type]
+    assert target.read_text("utf-8") == "old\n" and os.listdir(tmp_path) == ["r.txt"]
+
+
+def test_seed_option_parsing() -> None:
+    assert parse_seed("007") == 7 and parse_seed("round-3") == "round-3"
+    with pytest.raises(ValueError):
+        parse_seed("  ")
