@@ -1,30 +1,75 @@
-"""The plan language (interfaces.md "Plan file"): AST, parser, semantic checks.
+"""The plan language (interfaces.md "Plan file", rules.md R-PLAN-*).
 
-INTERIM (first commit): only the AST (:mod:`referee.plan.ast`) is final. The
-parser lands in the next commits; until then the public functions behave as if
-the plan module were absent (no plan = the rules' defaults, no diagnostics), so
-the sheet loader and the engine keep working. Public API (final):
-``parse_plan``, ``parse_condition``, ``check_plan``, ``resolve_plan``,
-``format_plan``.
+Stages (style lesson 9): ``grammar/plan.lark`` -> :mod:`.parser` (lark, errors
+translated into diagnostics) -> :mod:`.transformer` -> the frozen AST of
+:mod:`.ast` -> the semantic pass of :mod:`.check` -> the engine. The public API:
+
+* :func:`parse_plan` ``(text, file, line_offset) -> (Plan, diagnostics)``
+* :func:`parse_condition` ``(text, file, line, column) -> (Condition | None, diagnostics)``
+* :func:`check_plan` ``(plan, sheet=None, catalog=None, *, skills, intellect, ...) -> diagnostics``
+* :func:`resolve_plan` ``(plan, catalog) -> (Plan with skill ids, diagnostics)``
+* :func:`format_plan` / :func:`format_condition` -- the pretty-printer.
+
+The language itself is documented in docs/plan-language.md.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import importlib.util
+from typing import Any, Sequence
 
 from referee.diagnostics import Diagnostic
+from referee.plan import ast
+from referee.plan import check as _check
+from referee.plan import parser as _parser
+from referee.plan.ast import Condition, Plan
+from referee.plan.check import resolve_plan
+from referee.plan.format import format_clause, format_condition, format_plan
+from referee.plan.parser import iter_conditions, parse_condition
+
+#: TRANSITION: true once the engine can compile plan ASTs
+#: (``referee.engine.astcompile``, written concurrently). Until then
+#: :func:`parse_plan` reports every diagnostic but hands callers no plan, so a
+#: battle is resolved with the rules' defaults instead of failing; the full
+#: parser is always available as :func:`referee.plan.parser.parse_plan`.
+ENGINE_COMPILES_PLANS: bool = importlib.util.find_spec("referee.engine.astcompile") is not None
 
 
-def parse_plan(text: str, file: str = "<string>", line_offset: int = 0) -> tuple[Any, list[Diagnostic]]:
-    """INTERIM: not parsed yet (returns no plan)."""
-    return None, []
+def parse_plan(text: str, file: str = "<string>", line_offset: int = 0) -> tuple[Plan | None, list[Diagnostic]]:
+    """Parse a plan: see :func:`referee.plan.parser.parse_plan`. (Returns no
+    plan only while :data:`ENGINE_COMPILES_PLANS` is false.)"""
+    plan, diags = _parser.parse_plan(text, file, line_offset)
+    return (plan if ENGINE_COMPILES_PLANS else None), diags
 
 
-def parse_condition(text: str, file: str = "<string>", line: int = 1, column: int = 1) -> tuple[Any, list[Diagnostic]]:
-    """INTERIM: not parsed yet (returns no condition)."""
-    return None, []
+def check_plan(
+    plan: Plan | None,
+    sheet: Any = None,
+    catalog: Any = None,
+    *,
+    skills: Sequence[str] | None = None,
+    intellect: int | None = None,
+    max_clauses_per_intellect: int = 2,
+    known_characters: Sequence[str] | None = None,
+) -> list[Diagnostic]:
+    """The semantic pass: see :func:`referee.plan.check.check_plan` (no plan: nothing)."""
+    if plan is None:
+        return []
+    return _check.check_plan(plan, sheet, catalog, skills=skills, intellect=intellect,
+                             max_clauses_per_intellect=max_clauses_per_intellect,
+                             known_characters=known_characters)
 
-
-def check_plan(plan: Any, *args: Any, **kwargs: Any) -> list[Diagnostic]:
-    """INTERIM: no checks yet."""
-    return []
+__all__ = [
+    "Condition",
+    "ENGINE_COMPILES_PLANS",
+    "Plan",
+    "ast",
+    "check_plan",
+    "format_clause",
+    "format_condition",
+    "format_plan",
+    "iter_conditions",
+    "parse_condition",
+    "parse_plan",
+    "resolve_plan",
+]
