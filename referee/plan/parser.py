@@ -25,6 +25,7 @@ from lark import Lark, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.diagnostics import Diagnostic
 from referee.plan import ast as A
+from referee.plan.format import KEYWORDS
 from referee.plan.transformer import PlanTransformer
 
 #: The grammar's path in a source checkout (``referee/grammar/plan.lark`` in
@@ -267,7 +268,8 @@ def _translate(err: UnexpectedInput, file: str, line: int, column_shift: int, so
         if prev is None:
             return Diagnostic(file, line, column + column_shift, "unexpected-end", f"expected {what}", source_line=source)
         return Diagnostic(file, line, column + column_shift, "unexpected-end",
-                          f"expected {what} after '{prev}', but the line ends there", source_line=source)
+                          f"expected {what} after '{prev}', but the line ends there",
+                          hint=_name_hint(err.expected, prev), source_line=source)
     column = int(getattr(err, "column", 0) or 1)
     prev = _previous_word(source, column)
     if isinstance(err, UnexpectedToken):
@@ -289,13 +291,15 @@ def _translate(err: UnexpectedInput, file: str, line: int, column_shift: int, so
     what = _describe_expected(expected, prev)
     code = "unexpected-character" if isinstance(err, UnexpectedCharacters) else "unexpected-token"
     after = f" after '{prev}'" if prev is not None else ""
-    hint: str | None = None
-    if code == "unexpected-token" and _err_is_name(err) and prev is not None and prev.lower() not in _SKILL_BEFORE:
-        hint = "a name with spaces or keywords in it can be quoted: \"Night Shrieker\""
     return Diagnostic(file, line, column + column_shift, code, f"expected {what}{after}, found '{shown}'",
-                      hint=hint, source_line=source)
+                      hint=_name_hint(expected, prev), source_line=source)
 
 
-def _err_is_name(err: UnexpectedInput) -> bool:
-    """Whether the unexpected thing was a bare word (a name in the wrong place)."""
-    return isinstance(err, UnexpectedToken) and err.token.type == "NAME"
+def _name_hint(expected: Collection[str], prev: str | None) -> str | None:
+    """When a keyword was swallowed as (part of) a name, say so."""
+    # the parser still wants the keyword it has just seen: it took it as a name
+    if prev is not None and prev.lower() in KEYWORDS and prev.upper() in expected:
+        return f"'{prev}' was read as a name here; is a name missing before it? (quote names that contain keywords)"
+    return None
+
+
