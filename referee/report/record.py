@@ -101,7 +101,21 @@ def _rel(path: str, folder: str) -> str:
     return rel.replace(os.sep, "/")
 
 
-def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder: str) -> dict[str, Any]:
+def parsed_clauses(plan: Any) -> list[dict[str, Any]]:
+    """The parsed plan as canonical text, one clause per entry with its line
+    (``referee.plan.format``); empty without a plan or a pretty-printer."""
+    clauses = getattr(plan, "clauses", None)
+    if not clauses:
+        return []
+    try:
+        from referee.plan.format import format_clause
+    except ImportError:
+        return []
+    return [{"line": int(getattr(c, "line", 0)), "clause": format_clause(c)} for c in clauses]
+
+
+def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder: str,
+                  plan_ast: Any = None) -> dict[str, Any]:
     plan: dict[str, Any] | None = None
     if sheet.plan_text is not None:
         inline = sheet.plan_file == sheet.file or sheet.plan_file is None
@@ -111,6 +125,7 @@ def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder
             "line_offset": sheet.plan_line_offset,
             "column_offset": sheet.plan_column_offset,
             "text": sheet.plan_text,
+            "parsed": parsed_clauses(plan_ast),
         }
     return {
         "name": sheet.name,
@@ -138,7 +153,7 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
     the directory the referee was run from.
     """
     folder = os.path.dirname(battle.file)
-    characters = [_sheet_inputs(e.sheet, e.team, e.path, folder) for e in battle.entries]
+    characters = [_sheet_inputs(e.sheet, e.team, e.path, folder, e.plan) for e in battle.entries]
     setup = {e.name: {k: v for k, v in (("square", e.square), ("hp", e.hp)) if v is not None}
              for e in battle.entries if e.square is not None or e.hp is not None}
     all_skills = [s for e in battle.entries for s in e.sheet.skills]

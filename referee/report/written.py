@@ -127,10 +127,12 @@ class WrittenReport(EventVisitor):
             self._item(word(self.lang, "character.no_plan"), 1)
             return
         self._item(self._m("character.plan", file=plan["file"]), 1)
-        text_lines = [line for line in plan["text"].splitlines()]
+        text_lines = plan["text"].splitlines()
         while text_lines and not text_lines[-1].strip():
             text_lines.pop()
-        self._block("pre", self.markup.pre(text_lines))
+        # Numbered, so "plan line 3" in the turns (and --explain) can be found.
+        width = len(str(len(text_lines)))
+        self._block("pre", self.markup.pre([f"{n:>{width}} | {line}".rstrip() for n, line in enumerate(text_lines, 1)]))
 
     def _rules(self) -> None:
         rules = self.report.inputs.get("rules", {})
