@@ -7,15 +7,20 @@ any list of candidate squares handed to the seeded RNG is in one documented
 order whatever produced it.
 
 Maps may be any size from 1x1 to 32x32 (rules.md B leaves the size to the
-ruleset). Files are named ``a`` .. ``z`` and then ``aa`` .. ``af``.
+ruleset). Files are named ``a`` .. ``z`` and then ``aa`` .. ``af`` (0-based
+file 26 is ``aa``, so its first square is ``aa1``); ranks are 1..32. Every
+function here works on every size; the degenerate cases are written where
+they arise (a 1x1 map has one square and an empty narrowing schedule; a side
+of 2 cannot shrink, so a 2x2 map's only narrowing is the final draw of one
+square).
 """
 
 from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass
-from typing import Iterator
 
 #: The largest map side the referee supports (files a..z, aa..af).
 MAX_SIDE = 32
@@ -72,8 +77,12 @@ class Square:
 def parse_square(name: str) -> Square:
     """``"c3"`` -> ``Square(file=2, rank=2)``.
 
-    :raises InvalidSquareError: for anything but a lower-case file name and a
-        rank number 1..32 (``"C3"`` is accepted and lower-cased).
+    Accepts ``a1`` .. ``af32`` (files ``a``..``z``, ``aa``..``af``); upper
+    case and surrounding blanks are forgiven (``" C3 "``). Whether the square
+    is on a given map is ``MapGraph.contains``'s question, not this one's.
+
+    :raises InvalidSquareError: for anything else, with an example in the
+        message (``"c0"``, ``"c33"``, ``"ag1"``, ``"c3x"``, ``""``).
     """
     match = _SQUARE_RE.match(name.strip().lower()) if isinstance(name, str) else None
     if match is None or match.group(1) not in _FILE_INDEX:
@@ -129,6 +138,8 @@ class Direction(enum.Enum):
     @classmethod
     def from_delta(cls, dx: int, dy: int) -> Direction:
         """The direction of (sign dx, sign dy); raises ValueError for (0, 0)."""
+        if dx == 0 and dy == 0:
+            raise ValueError("no direction from a square to itself; draw one (R-KNOCK-2)")
         return cls((sign(dx), sign(dy)))
 
 
@@ -141,6 +152,32 @@ def direction_between(a: Square, b: Square) -> Direction | None:
     if a == b:
         return None
     return Direction.from_delta(b.file - a.file, b.rank - a.rank)
+
+
+def step_toward_sign(a: Square, b: Square) -> Square:
+    """The square one king step from ``a`` toward ``b``: (sign dx, sign dy).
+
+    This is R-MOVE-5's step on an open rectangle (the seed's "diagonal
+    approach first": c3 toward e7 goes to d4) and the geometry of R-KNOCK-1
+    (a push is ``step_toward_sign(attacker, target)`` applied to the target).
+    ``a`` itself when ``a == b``. Pure geometry: the result may be off a map;
+    routes on blocked or narrowed maps come from ``MapGraph.next_steps``.
+    """
+    return a.offset(sign(b.file - a.file), sign(b.rank - a.rank))
+
+
+def nearest(origin: Square, squares: Iterable[Square]) -> tuple[Square, ...]:
+    """Every square of ``squares`` at the least Chebyshev distance from ``origin``.
+
+    Canonical order (R-RNG-1), duplicates removed, so the caller's RNG chooses
+    among them (R-MOVE-6's nearest enemy, R-MOVE-8's ``move toward``). Empty
+    when ``squares`` is.
+    """
+    pool = set(squares)
+    if not pool:
+        return ()
+    best = min(chebyshev(origin, sq) for sq in pool)
+    return tuple(sorted(sq for sq in pool if chebyshev(origin, sq) == best))
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,13 +229,27 @@ class Rect:
     def __iter__(self) -> Iterator[Square]:
         return iter(self.squares())
 
+    def intersection(self, other: Rect) -> Rect | None:
+        """The squares in both rectangles, or None when they do not overlap."""
+        f0, r0 = max(self.min_file, other.min_file), max(self.min_rank, other.min_rank)
+        f1, r1 = min(self.max_file, other.max_file), min(self.max_rank, other.max_rank)
+        if f0 > f1 or r0 > r1:
+            return None
+        return Rect(f0, r0, f1, r1)
+
     def inset(self, k: int) -> Rect:
-        """The rectangle shrunk by ``k`` on every side.
+        """The rectangle shrunk by ``k`` on every side (``k >= 0``).
 
         A side that cannot shrink further keeps its central one or two lines
-        (an 8-wide side inset by 5 is the 2 central files): a narrowing never
-        empties the field.
+        (an 8-wide side inset by 5 is the 2 central files, a 7-wide side its
+        central file; a side of 1 or 2 never shrinks): a narrowing never
+        empties the field. So ``inset`` saturates -- once both sides are down
+        to one or two lines, a larger ``k`` gives the same rectangle.
+
+        :raises ValueError: for a negative ``k``.
         """
+        if k < 0:
+            raise ValueError(f"cannot inset a rectangle by {k}; an inset is 0 or more")
 
         def shrink(lo: int, hi: int) -> tuple[int, int]:
             size = hi - lo + 1
@@ -229,7 +280,92 @@ def rect_name(rect: Rect) -> str:
     return f"{square_name(Square(rect.min_file, rect.min_rank))}-{square_name(Square(rect.max_file, rect.max_rank))}"
 
 
-def format_area_set(squares: frozenset[Square] | set[Square], width: int, height: int) -> str:
+@dataclass(frozen=True, slots=True)
+class StageArea:
+    """One stage of the generic narrowing schedule (R-NARROW-1).
+
+    ``kept`` is the rectangle the stage keeps; when ``draw_one`` is true the
+    stage keeps a single square of ``kept``, drawn by the caller's RNG from
+    :meth:`candidates` (R-RNG-1, the ``ties`` stream).
+    """
+
+    kept: Rect
+    draw_one: bool = False
+
+    def candidates(self) -> tuple[Square, ...]:
+        """The squares to draw from, canonical order; () for a plain stage."""
+        return self.kept.squares() if self.draw_one else ()
+
+
+def kept_rect_for_stage(width: int, height: int, stage: int) -> Rect:
+    """The generic narrowing schedule: stage ``k`` keeps the map inset by ``k``.
+
+    On 8x8 stage 1 keeps b2-g7, 2 c3-f6, 3 d4-e5 (R-NARROW-1); stage 0 is the
+    whole map. A side too short to shrink keeps its central one or two lines
+    and later stages repeat the last rectangle (see :meth:`Rect.inset`); the
+    final draw of one square is :func:`narrowing_schedule`'s business.
+    """
+    return Rect.of_map(width, height).inset(stage)
+
+
+def narrowing_schedule(width: int, height: int) -> tuple[StageArea, ...]:
+    """R-NARROW-1 generalised to any map: inset by 1 while the field shrinks,
+    then, if more than one square is left, one stage that draws one of them.
+
+    8x8: b2-g7, c3-f6, d4-e5, then one of d4/e4/d5/e5 (the ``tcgt`` ruleset's
+    schedule). 5x5: b2-d4, c3 (the centre is one square: no draw). 2x2: just
+    the draw among a1, b1, a2, b2. 1x1: no stage at all (nothing to narrow).
+    """
+    stages: list[StageArea] = []
+    current = Rect.of_map(width, height)
+    k = 1
+    while (nxt := Rect.of_map(width, height).inset(k)) != current:
+        stages.append(StageArea(nxt))
+        current = nxt
+        k += 1
+    if current.width * current.height > 1:
+        stages.append(StageArea(current, draw_one=True))
+    return tuple(stages)
+
+
+class AreaSet(Set[Square]):
+    """A set of squares on a ``width`` x ``height`` map that prints as a grid.
+
+    Iterates in canonical order (R-RNG-1). ``repr`` is the grid of
+    :func:`format_area_set`, so an ``assert AreaSet(...) == AreaSet(...)``
+    that fails shows two pictures instead of two lists of names. Equality is
+    set equality (the map size is only for printing).
+    """
+
+    __slots__ = ("_squares", "width", "height")
+
+    def __init__(self, squares: Iterable[Square], width: int = 8, height: int = 8) -> None:
+        self._squares = frozenset(squares)
+        self.width = width
+        self.height = height
+
+    @classmethod
+    def from_names(cls, names: str, width: int = 8, height: int = 8) -> AreaSet:
+        """``AreaSet.from_names("a1 b2 c3")``."""
+        return cls((parse_square(n) for n in names.split()), width, height)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._squares
+
+    def __iter__(self) -> Iterator[Square]:
+        return iter(sorted(self._squares))
+
+    def __len__(self) -> int:
+        return len(self._squares)
+
+    def __hash__(self) -> int:
+        return hash(self._squares)
+
+    def __repr__(self) -> str:
+        return f"AreaSet({self.width}x{self.height}):\n{format_area_set(self._squares, self.width, self.height)}"
+
+
+def format_area_set(squares: Set[Square], width: int, height: int) -> str:
     """A grid of ``1``/``.`` with rank ``height`` on top, for readable test failures.
 
     >>> print(format_area_set({parse_square("a1"), parse_square("b2")}, 3, 2))
