@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Hashable, Literal, Sequence, TypeVar
+from collections.abc import Collection, Hashable, Sequence
+from typing import Literal, TypeVar
 
 import networkx as nx  # type: ignore[import-untyped]
 
@@ -26,7 +27,20 @@ from referee.board import (
     chebyshev,
     direction_between,
     euclidean_sq,
+    kept_rect_for_stage,
+    narrowing_schedule,
 )
+
+__all__ = [
+    "Adjacency",
+    "EAGER_ALL_PAIRS_LIMIT",
+    "Knockback",
+    "MapGraph",
+    "extension_group",
+    "kept_rect_for_stage",
+    "narrowing_schedule",
+    "open_map",
+]
 
 Adjacency = Literal["king", "rook"]
 K = TypeVar("K", bound=Hashable)
@@ -43,15 +57,84 @@ class Knockback:
     hit_wall: bool
 
 
+#: Maps with at most this many areas (10x10) get every route length computed
+#: when their tables are built (8x8: 64 breadth-first searches, about 10 ms
+#: once per process). Larger maps (up to 32x32 = 1,024 areas, where all pairs
+#: take seconds in networkx) compute one source's row the first time it is
+#: asked; either way a route length is then two dict lookups.
+EAGER_ALL_PAIRS_LIMIT = 100
+
+
+class _Tables:
+    """Everything derived from one map shape, built once per process.
+
+    A battle builds its own :class:`MapGraph`, and a batch resolves thousands
+    of battles on the same map: the shape's tables (adjacency, route lengths,
+    memoised ranges and steps) are shared by every ``MapGraph`` of that shape
+    through :func:`_tables_for`. They are pure functions of the shape, so
+    sharing them cannot change an outcome.
+    """
+
+    __slots__ = ("squares", "on_map", "neighbours", "graph", "dist", "ranges", "steps", "restricted")
+
+    def __init__(self, bounds: Rect, kept: Rect, adjacency: Adjacency, blocked: frozenset[Square]) -> None:
+        self.squares: tuple[Square, ...] = tuple(
+            sq for sq in kept.squares() if bounds.contains(sq) and sq not in blocked
+        )
+        self.on_map = frozenset(self.squares)
+        offsets = _KING_STEPS if adjacency == "king" else _ROOK_STEPS
+        self.neighbours: dict[Square, tuple[Square, ...]] = {
+            sq: tuple(sorted(n for dx, dy in offsets if (n := sq.offset(dx, dy)) in self.on_map))
+            for sq in self.squares
+        }
+        self.graph = nx.Graph()
+        self.graph.add_nodes_from(self.squares)
+        self.graph.add_edges_from((sq, n) for sq, ns in self.neighbours.items() for n in ns)
+        self.dist: dict[Square, dict[Square, int]] = {}
+        if len(self.squares) <= EAGER_ALL_PAIRS_LIMIT:
+            self.dist = {src: dict(row) for src, row in nx.all_pairs_shortest_path_length(self.graph)}
+        self.ranges: dict[tuple[Square, int], tuple[Square, ...]] = {}
+        self.steps: dict[tuple[Square, Square], tuple[Square, ...]] = {}
+        self.restricted: dict[Rect, MapGraph] = {}
+
+    def row(self, src: Square) -> dict[Square, int] | None:
+        """Route lengths from ``src`` (None if ``src`` is not on the map)."""
+        row = self.dist.get(src)
+        if row is None and src in self.on_map:
+            row = dict(nx.single_source_shortest_path_length(self.graph, src))
+            self.dist[src] = row
+        return row
+
+
+@lru_cache(maxsize=128)
+def _tables_for(bounds: Rect, kept: Rect, adjacency: Adjacency, blocked: frozenset[Square]) -> _Tables:
+    return _Tables(bounds, kept, adjacency, blocked)
+
+
 class MapGraph:
     """An immutable map: its areas, their adjacency and the derived geometry.
+
+    Every method is a lookup in tables shared by all maps of the same shape
+    (:class:`_Tables`), memoised on first use: the engine asks them thousands
+    of times per battle. Every tuple of squares returned is in canonical
+    order (R-RNG-1).
+
+    Degenerate maps work like any other: on 1x1 every range is the one
+    square, no step leads anywhere (``next_steps`` is empty) and every push
+    hits the wall; a map narrowed to one square behaves the same.
 
     :param width: files, 1..32.
     :param height: ranks, 1..32.
     :param adjacency: ``"king"`` (8-way, TCGT) or ``"rook"`` (4-way, R-VAR-ORM).
-    :param blocked: squares that are not areas of the map at all.
-    :param kept: when narrowed, the rectangle still on the map (R-NARROW-4).
+    :param blocked: squares that are not areas of the map at all (each must
+        lie inside ``width`` x ``height``).
+    :param kept: when narrowed, the rectangle still on the map (R-NARROW-4);
+        normally reached through :meth:`restricted_to`.
+    :raises ValueError: for a size outside 1..32, an unknown adjacency, a
+        blocked square off the map, or a kept rectangle outside it.
     """
+
+    __slots__ = ("width", "height", "adjacency", "blocked", "bounds", "kept", "squares", "_t", "_on_map")
 
     def __init__(
         self,
@@ -66,28 +149,17 @@ class MapGraph:
         self.width = width
         self.height = height
         self.adjacency: Adjacency = adjacency
-        self.blocked = frozenset(blocked)
         self.bounds = Rect.of_map(width, height)
+        self.blocked = frozenset(blocked)
+        off_map = sorted(sq for sq in self.blocked if not self.bounds.contains(sq))
+        if off_map:
+            raise ValueError(f"blocked squares {off_map} are not on the {width}x{height} map")
+        if kept is not None and self.bounds.intersection(kept) != kept:
+            raise ValueError(f"kept rectangle {kept!r} is not inside the {width}x{height} map")
         self.kept = kept if kept is not None else self.bounds
-        self.squares: tuple[Square, ...] = tuple(
-            sq for sq in self.kept.squares() if self.bounds.contains(sq) and sq not in self.blocked
-        )
-        self._on_map = frozenset(self.squares)
-        steps = _KING_STEPS if adjacency == "king" else _ROOK_STEPS
-        self._neighbours: dict[Square, tuple[Square, ...]] = {
-            sq: tuple(sorted(n for dx, dy in steps if (n := sq.offset(dx, dy)) in self._on_map))
-            for sq in self.squares
-        }
-        self._graph = nx.Graph()
-        self._graph.add_nodes_from(self.squares)
-        self._graph.add_edges_from((sq, n) for sq, ns in self._neighbours.items() for n in ns)
-        # Route lengths, one breadth-first row per source the first time it is
-        # asked: 64 rows on 8x8 cost nothing, and a 32x32 map never pays for
-        # the million pairs it does not use.
-        self._dist: dict[Square, dict[Square, int]] = {}
-        self._range_cache: dict[tuple[Square, int], tuple[Square, ...]] = {}
-        self._step_cache: dict[tuple[Square, Square], tuple[Square, ...]] = {}
-        self._restricted: dict[Rect, MapGraph] = {}
+        self._t = _tables_for(self.bounds, self.kept, adjacency, self.blocked)
+        self.squares: tuple[Square, ...] = self._t.squares
+        self._on_map = self._t.on_map
 
     def __repr__(self) -> str:
         return f"MapGraph({self.width}x{self.height}, {self.adjacency}, kept={self.kept})"
@@ -99,16 +171,19 @@ class MapGraph:
 
     def neighbours(self, square: Square) -> tuple[Square, ...]:
         """Adjacent areas, canonical order (one legal move each, R-MOVE-1)."""
-        return self._neighbours.get(square, ())
+        return self._t.neighbours.get(square, ())
 
     def distance(self, a: Square, b: Square) -> int | None:
-        """Route length in steps on this map; None if either is off it or unreachable."""
-        row = self._dist.get(a)
+        """Route length in steps on this map; None if either is off it or unreachable.
+
+        On an open king map this equals :func:`~referee.board.chebyshev`; on
+        blocked, narrowed or 4-way maps it is the walk around.
+        """
+        row = self._t.dist.get(a)
         if row is None:
-            if a not in self._on_map:
+            row = self._t.row(a)
+            if row is None:
                 return None
-            row = dict(nx.single_source_shortest_path_length(self._graph, a))
-            self._dist[a] = row
         return row.get(b)
 
     # ------------------------------------------------------------------ range
@@ -116,43 +191,55 @@ class MapGraph:
         """R-RANGE-1: every area within Chebyshev distance ``r``, canonical order.
 
         Range 0 is the own area, 1 the 3x3 block, 2 the 5x5 block, cut at the
-        map's edge (and at removed or blocked areas).
+        map's edge and at removed or blocked areas. Range is straight
+        Chebyshev distance, not a route: a blocked area between does not
+        shield. ``square`` itself is included when it is on the map.
+
+        :raises ValueError: for a negative range.
         """
         key = (square, r)
-        hit = self._range_cache.get(key)
+        hit = self._t.ranges.get(key)
         if hit is None:
+            if r < 0:
+                raise ValueError(f"a range is 0 or more, not {r}")
+            on_map = self._on_map
             hit = tuple(
-                Square(f, rk)
+                sq
                 for rk in range(square.rank - r, square.rank + r + 1)
                 for f in range(square.file - r, square.file + r + 1)
-                if Square(f, rk) in self._on_map
+                if (sq := Square(f, rk)) in on_map
             )
-            self._range_cache[key] = hit
+            self._t.ranges[key] = hit
         return hit
 
     # ------------------------------------------------------------------ movement
     def next_steps(self, src: Square, dst: Square) -> tuple[Square, ...]:
         """R-MOVE-5: the candidate next squares from ``src`` toward ``dst``.
 
-        Among the neighbours that stay on a shortest route, those ending
-        nearest ``dst`` in straight-line distance. On an open rectangle that is
-        the single step (sign dx, sign dy) -- "diagonal approach first". More
-        than one only when truly tied (blocked maps, 4-way maps); canonical
-        order for the caller's RNG. Empty when ``src == dst`` or unreachable.
+        Among the neighbours that stay on a shortest route (graph distance),
+        those ending nearest ``dst`` in straight-line distance. On an open
+        king rectangle that is the single step (sign dx, sign dy) -- "diagonal
+        approach first". More than one only when truly tied (blocked maps,
+        4-way maps); canonical order, for the caller's RNG (R-RNG-1). Empty
+        when ``src == dst``, when either is off the map, or when ``dst``
+        cannot be reached. Whether to stop early (in range, engaged) is the
+        caller's rule (R-MOVE-6/8).
         """
         key = (src, dst)
-        hit = self._step_cache.get(key)
+        hit = self._t.steps.get(key)
         if hit is not None:
             return hit
         total = self.distance(src, dst)
         if not total:
             result: tuple[Square, ...] = ()
         else:
-            # Distances *to* dst: the graph is undirected, so read dst's row once.
-            on_route = [n for n in self.neighbours(src) if self.distance(dst, n) == total - 1]
+            # Distances *to* dst: the graph is undirected, so read dst's row.
+            to_dst = self._t.row(dst)
+            assert to_dst is not None  # dst is reachable, hence on the map
+            on_route = [n for n in self.neighbours(src) if to_dst.get(n) == total - 1]
             best = min(euclidean_sq(n, dst) for n in on_route)
             result = tuple(n for n in on_route if euclidean_sq(n, dst) == best)
-        self._step_cache[key] = result
+        self._t.steps[key] = result
         return result
 
     # ------------------------------------------------------------------ knockback
@@ -160,10 +247,13 @@ class MapGraph:
         """R-KNOCK-1..3: where a push from ``attacker`` leaves ``target``.
 
         The push is one area directly away from the attacker, (sign dx, sign
-        dy). From the same area the caller draws ``direction`` (R-KNOCK-2). A
-        push onto anything not on this map -- past the edge, a blocked area, an
-        area removed by narrowing -- leaves the target in place against the
-        wall (R-KNOCK-3).
+        dy) from attacker to target, whatever the distance between them. From
+        the same area the caller draws ``direction`` (R-KNOCK-2, ``DIRECTIONS``
+        order). A ``direction`` given for different squares overrides the
+        geometry (an Aqua Form answer, say). A push onto anything not on this
+        map -- past the edge, a blocked area, an area removed by narrowing --
+        leaves the target in place against the wall (R-KNOCK-3); a diagonal
+        push along an edge hits the wall too, it never slides.
 
         :raises ValueError: if the squares are equal and no direction is given.
         """
@@ -178,21 +268,32 @@ class MapGraph:
 
     # ------------------------------------------------------------------ narrowing
     def restricted_to(self, rect: Rect) -> MapGraph:
-        """R-NARROW-4: the map with every area outside ``rect`` removed (cached)."""
-        hit = self._restricted.get(rect)
+        """R-NARROW-4: this map with every area outside ``rect`` removed.
+
+        What is already removed stays removed (the result keeps the overlap
+        of ``rect`` and this map's kept rectangle). Built once per stage and
+        cached, so every battle reaching that stage shares it.
+
+        :raises ValueError: when ``rect`` does not overlap what is left.
+        """
+        hit = self._t.restricted.get(rect)
         if hit is None:
-            hit = _restricted_map(self.width, self.height, self.adjacency, self.blocked, rect)
-            self._restricted[rect] = hit
+            overlap = self.kept.intersection(rect)
+            if overlap is None:
+                raise ValueError(f"narrowing to {rect} would leave nothing of {self.kept}")
+            hit = MapGraph(self.width, self.height, self.adjacency, self.blocked, kept=overlap)
+            self._t.restricted[rect] = hit
         return hit
 
     def clamp(self, square: Square) -> Square:
-        """R-NARROW-2/4: the kept area a removed square's occupant is pushed to."""
+        """R-NARROW-2/4: the kept area a removed square's occupant is pushed to.
+
+        Coordinates clamped into the kept rectangle. Known limit: a blocked
+        area inside the kept rectangle is not avoided, so on a variant map
+        that both blocks areas and narrows, a push-in square could be blocked
+        (no built-in ruleset does both; see docs/decisions.md).
+        """
         return self.kept.clamp(square)
-
-
-@lru_cache(maxsize=64)
-def _restricted_map(width: int, height: int, adjacency: Adjacency, blocked: frozenset[Square], rect: Rect) -> MapGraph:
-    return MapGraph(width, height, adjacency, blocked, kept=rect)
 
 
 @lru_cache(maxsize=16)
@@ -201,41 +302,51 @@ def open_map(width: int = 8, height: int = 8, adjacency: Adjacency = "king") -> 
     return MapGraph(width, height, adjacency)
 
 
-def kept_rect_for_stage(width: int, height: int, stage: int) -> Rect:
-    """The generic narrowing schedule: stage ``k`` keeps the map inset by ``k``.
-
-    On 8x8 stage 1 keeps b2-g7, 2 c3-f6, 3 d4-e5 (R-NARROW-1); a side too
-    short to shrink keeps its central one or two lines (see :meth:`Rect.inset`).
-    """
-    return Rect.of_map(width, height).inset(stage)
-
-
 def extension_group(
     user_square: Square,
     primary_square: Square,
     skill_range: int,
     user_engaged: bool,
     candidates: Sequence[tuple[K, Square]],
+    *,
+    exclude: Collection[Hashable] = (),
 ) -> tuple[K, ...]:
     """R-EXT-8: the keys of ``candidates`` that R-EXT-2..5 allow as extra targets.
 
-    ``candidates`` are (key, square) pairs in roster order; the caller leaves
-    out the user (R-EXT-5: never in its own group) and the primary target. A
-    candidate qualifies when it is within the skill's range of the user
-    (R-EXT-2) and within distance 1 of the primary (R-EXT-2) -- with range 0,
-    only in the same area (R-EXT-3). While the user is engaged every target,
-    the primary included, must be in the user's own area (R-EXT-4): if the
-    primary is elsewhere the group is empty, and the caller may still make an
-    unextended use.
+    ``candidates`` are (key, square) pairs in roster order (a key is anything
+    hashable: a name, a fighter); the result keeps that order. A candidate
+    qualifies when it is within the skill's range of the user *and* within
+    distance 1 of the primary (R-EXT-2), so a group is not transitive: with
+    range 2 from e4, a primary at e5 groups d5 and f6, a primary at d5 does
+    not reach f6. With range 0 both conditions mean the user's own area
+    (R-EXT-3). While the user is engaged, every target, the primary included,
+    comes from the user's own area (R-EXT-4): if the primary is elsewhere the
+    group is empty (the caller may still make an unextended use there).
+
+    Who the user and the primary are cannot be told from squares (an ally
+    may share the user's area), so this function never guesses: leave them
+    out of ``candidates`` or name their keys in ``exclude``. R-EXT-5 (the
+    user is never in its own group) and "each character at most one target of
+    a use" (R-TURN-3) are kept that way. Which candidates may be targeted at
+    all (enemies, living, R-RANGE-4, plan restrictions) is the caller's
+    filter; distances are Chebyshev (R-RANGE-1), and every candidate is
+    assumed to be on the map.
+
+    An empty group also results when the primary itself is out of the
+    skill's range: such a use is not legal (R-RANGE-2), so nothing extends it.
+
+    :raises ValueError: for a negative range.
     """
+    if skill_range < 0:
+        raise ValueError(f"a range is 0 or more, not {skill_range}")
+    if chebyshev(user_square, primary_square) > skill_range:
+        return ()
     if user_engaged:
         if primary_square != user_square:
             return ()
-        return tuple(key for key, sq in candidates if sq == user_square)
-    if skill_range == 0:
-        return tuple(key for key, sq in candidates if sq == primary_square and sq == user_square)
+        return tuple(key for key, sq in candidates if sq == user_square and key not in exclude)
     return tuple(
         key
         for key, sq in candidates
-        if chebyshev(user_square, sq) <= skill_range and chebyshev(primary_square, sq) <= 1
+        if chebyshev(user_square, sq) <= skill_range and chebyshev(primary_square, sq) <= 1 and key not in exclude
     )

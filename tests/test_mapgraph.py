@@ -6,7 +6,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.board import Direction, Rect, Square, chebyshev, parse_rect, parse_square, sign, square_name
+from referee.board import (
+    AreaSet,
+    Direction,
+    Rect,
+    Square,
+    chebyshev,
+    narrowing_schedule,
+    parse_rect,
+    parse_square,
+    sign,
+    square_name,
+    step_toward_sign,
+)
 from referee.mapgraph import MapGraph, extension_group, kept_rect_for_stage, open_map
 
 S = parse_square
@@ -14,6 +26,37 @@ S = parse_square
 
 def names(squares: tuple[Square, ...]) -> list[str]:
     return [square_name(s) for s in squares]
+
+
+def blocked(*squares: str) -> frozenset[Square]:
+    return frozenset(S(n) for n in squares)
+
+
+# ---------------------------------------------------------------- construction
+def test_map_refuses_bad_shapes_instead_of_ignoring_them() -> None:
+    with pytest.raises(ValueError, match="adjacency"):
+        MapGraph(8, 8, adjacency="queen")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not on the 8x8 map"):
+        MapGraph(8, 8, blocked=blocked("i1"))
+    with pytest.raises(ValueError):
+        MapGraph(0, 8)
+    with pytest.raises(ValueError):
+        MapGraph(33, 8)
+    with pytest.raises(ValueError, match="not inside"):
+        MapGraph(4, 4, kept=parse_rect("c3-e5"))
+
+
+def test_maps_of_one_shape_share_their_tables() -> None:
+    """Built once: every battle builds a MapGraph, the routes are computed once per process."""
+    assert MapGraph(8, 8).squares is MapGraph(8, 8).squares
+    assert MapGraph(8, 8, blocked=blocked("d4")).squares is not MapGraph(8, 8).squares
+
+
+def test_blocked_squares_are_not_on_the_map() -> None:
+    graph = MapGraph(3, 3, blocked=blocked("b2"))
+    assert names(graph.squares) == ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"]
+    assert not graph.contains(S("b2"))
+    assert names(graph.neighbours(S("a1"))) == ["b1", "a2"]
 
 
 # ---------------------------------------------------------------- R-RANGE-1
@@ -29,15 +72,30 @@ def test_r_range_1_ranges_0_1_2_at_corner_edge_and_centre(square: str, r: int, c
     assert list(reach) == sorted(reach)
 
 
-def test_r_range_1_range_stops_at_removed_areas() -> None:
+def test_r_range_1_shapes_as_pictures() -> None:
+    """R-RANGE-1 drawn: range 1 at the corner a1, range 2 at the centre d4."""
+    assert AreaSet(open_map().within_range(S("a1"), 1)) == AreaSet.from_names("a1 b1 a2 b2")
+    assert AreaSet(open_map().within_range(S("d4"), 2)) == AreaSet(parse_rect("b2-f6").squares())
+    assert open_map().within_range(S("d4"), 0) == (S("d4"),)
+
+
+def test_r_range_1_range_stops_at_removed_and_blocked_areas_but_is_not_shielded() -> None:
     narrowed = open_map().restricted_to(parse_rect("c3-f6"))
     assert names(narrowed.within_range(S("c3"), 1)) == ["c3", "d3", "c4", "d4"]
+    walled = MapGraph(8, 8, blocked=blocked("d4"))
+    assert S("d4") not in walled.within_range(S("c3"), 2)
+    assert S("e5") in walled.within_range(S("c3"), 2)  # straight distance, not a route
+
+
+def test_r_range_1_negative_range_is_a_programming_error() -> None:
+    with pytest.raises(ValueError):
+        open_map().within_range(S("d4"), -1)
 
 
 # ---------------------------------------------------------------- R-MOVE-5
-def walk(graph: MapGraph, src: Square, dst: Square) -> list[str]:
+def walk(graph: MapGraph, src: Square, dst: Square, stop_within: int = 0) -> list[str]:
     path = []
-    while src != dst:
+    while chebyshev(src, dst) > stop_within:
         (src,) = graph.next_steps(src, dst)
         path.append(square_name(src))
     return path
@@ -48,8 +106,22 @@ def test_r_move_5_c3_toward_e7_steps_diagonally_first() -> None:
     assert walk(open_map(), S("c3"), S("e7")) == ["d4", "e5", "e6", "e7"]
 
 
+def test_r_move_5_rest_on_e7_stops_in_range_after_d4_e5() -> None:
+    """R-MOVE-5: "to use Rest (range 2) on e7 it stops after d4, e5" (stopping is the caller's)."""
+    assert walk(open_map(), S("c3"), S("e7"), stop_within=2) == ["d4", "e5"]
+
+
+def test_r_move_5_no_step_when_there_or_unreachable() -> None:
+    assert open_map().next_steps(S("d4"), S("d4")) == ()
+    cut = MapGraph(3, 3, blocked=blocked("a2", "b2", "c2"))
+    assert cut.distance(S("a1"), S("a3")) is None
+    assert cut.next_steps(S("a1"), S("a3")) == ()
+    assert open_map().next_steps(S("d4"), S("i9")) == ()
+
+
 @given(st.integers(1, 32), st.integers(1, 32), st.data())
 def test_r_move_5_open_rectangle_step_is_sign_dx_sign_dy(w: int, h: int, data: st.DataObject) -> None:
+    """R-MOVE-5: "on an open rectangle this is always the step (sign dx, sign dy)"."""
     graph = open_map(w, h)
     src = data.draw(st.sampled_from(graph.squares))
     dst = data.draw(st.sampled_from(graph.squares))
@@ -58,18 +130,73 @@ def test_r_move_5_open_rectangle_step_is_sign_dx_sign_dy(w: int, h: int, data: s
         assert steps == ()
     else:
         assert steps == (src.offset(sign(dst.file - src.file), sign(dst.rank - src.rank)),)
+        assert steps == (step_toward_sign(src, dst),)
 
 
 def test_r_move_5_blocked_map_returns_ties_for_the_rng() -> None:
     """R-MOVE-5: "Remaining ties (blocked maps): R-RNG-1" -- candidates in canonical order."""
-    graph = MapGraph(3, 3, blocked=frozenset({S("b2")}))
+    graph = MapGraph(3, 3, blocked=blocked("b2"))
     assert names(graph.next_steps(S("a1"), S("c3"))) == ["b1", "a2"]
 
 
+def test_r_move_5_around_a_wall_both_ways_are_candidates() -> None:
+    """A wall c2-c4 on 5x5: from a3 to e3 the routes over c1 and c5 are equally short
+    and b2, b4 equally near e3 in a straight line -- both offered, b2 first."""
+    graph = MapGraph(5, 5, blocked=blocked("c2", "c3", "c4"))
+    assert graph.distance(S("a3"), S("e3")) == 4
+    assert names(graph.next_steps(S("a3"), S("e3"))) == ["b2", "b4"]
+    # Once committed to the south side the route is unique.
+    assert names(graph.next_steps(S("b2"), S("e3"))) == ["c1"]
+
+
+def test_r_move_5_shortest_route_beats_the_straight_line() -> None:
+    """Steps stay on a shortest route first; the straight line only breaks ties
+    among those. With c1-c4 walled on 5x5, from b3 to d3 the only gap is c5: b2 is
+    as near d3 in a straight line as b4, but leads away from the gap."""
+    graph = MapGraph(5, 5, blocked=blocked("c1", "c2", "c3", "c4"))
+    assert graph.distance(S("b3"), S("d3")) == 4
+    assert names(graph.next_steps(S("b3"), S("d3"))) == ["b4"]
+
+
 def test_r_move_5_rook_adjacency_for_variants() -> None:
+    """4-way maps (R-VAR-ORM): routes are Manhattan; the straight line picks the longer axis."""
     graph = MapGraph(8, 8, adjacency="rook")
     assert graph.distance(S("a1"), S("b2")) == 2
     assert names(graph.next_steps(S("a1"), S("b2"))) == ["b1", "a2"]
+    assert names(graph.next_steps(S("a1"), S("c2"))) == ["b1"]
+    assert names(graph.neighbours(S("b2"))) == ["b1", "a2", "c2", "b3"]
+
+
+@given(
+    st.integers(2, 12),
+    st.integers(2, 12),
+    st.sampled_from(["king", "rook"]),
+    st.sets(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=30),
+    st.data(),
+)
+def test_r_move_5_following_any_candidate_reaches_the_destination_by_a_shortest_route(
+    w: int, h: int, adjacency: str, walls: set[tuple[int, int]], data: st.DataObject
+) -> None:
+    """Every candidate is a neighbour one step nearer by route; any choice the RNG
+    makes arrives in exactly distance(src, dst) steps."""
+    graph = MapGraph(w, h, adjacency, frozenset(Square(f, r) for f, r in walls if f < w and r < h))  # type: ignore[arg-type]
+    if not graph.squares:
+        return
+    src = data.draw(st.sampled_from(graph.squares))
+    dst = data.draw(st.sampled_from(graph.squares))
+    total = graph.distance(src, dst)
+    if total is None:
+        assert graph.next_steps(src, dst) == ()
+        return
+    here, steps = src, 0
+    while here != dst:
+        candidates = graph.next_steps(here, dst)
+        assert candidates and list(candidates) == sorted(set(candidates))
+        assert all(c in graph.neighbours(here) and graph.distance(c, dst) == graph.distance(here, dst) - 1  # type: ignore[operator]
+                   for c in candidates)
+        here = data.draw(st.sampled_from(candidates))
+        steps += 1
+    assert steps == total
 
 
 def test_r_narrow_4_removed_areas_are_not_on_routes() -> None:
@@ -78,7 +205,8 @@ def test_r_narrow_4_removed_areas_are_not_on_routes() -> None:
     assert not narrowed.contains(S("b2"))
     assert narrowed.distance(S("c3"), S("b2")) is None
     assert narrowed.next_steps(S("c3"), S("a1")) == ()
-    assert narrowed.clamp(S("a1")) == S("c3")
+    assert narrowed.next_steps(S("c3"), narrowed.clamp(S("a1"))) == ()  # a1 becomes c3: already there
+    assert narrowed.clamp(S("h8")) == S("f6")
     assert open_map().restricted_to(parse_rect("c3-f6")) is narrowed
 
 
@@ -93,29 +221,56 @@ def test_r_knock_1_push_directly_away_in_all_8_directions(attacker: str, dest: s
     assert (square_name(push.dest), push.hit_wall) == (dest, False)
 
 
-def test_r_knock_1_push_from_range_2_moves_one_area() -> None:
-    assert open_map().knockback(S("b2"), S("d3")).dest == S("e4")
+@pytest.mark.parametrize(("attacker", "dest"), [("b2", "e4"), ("d1", "d4"), ("a3", "e3"), ("b5", "e2")])
+def test_r_knock_1_push_from_range_2_or_more_moves_one_area_by_the_signs(attacker: str, dest: str) -> None:
+    """R-KNOCK-1: the signs of (dx, dy), not the angle: b2 -> d3 is NE, so d3 goes to e4."""
+    assert open_map().knockback(S(attacker), S("d3")).dest == S(dest)
 
 
-def test_r_knock_2_from_the_same_area_the_caller_draws_the_direction() -> None:
+@pytest.mark.parametrize(
+    ("direction", "dest"),
+    [(Direction.N, "d5"), (Direction.NE, "e5"), (Direction.E, "e4"), (Direction.SE, "e3"),
+     (Direction.S, "d3"), (Direction.SW, "c3"), (Direction.W, "c4"), (Direction.NW, "c5")],
+)
+def test_r_knock_2_from_the_same_area_the_drawn_direction_decides(direction: Direction, dest: str) -> None:
     """R-KNOCK-2: "From range 0 (same area) the direction is drawn at random from the 8"."""
-    graph = open_map()
+    push = open_map().knockback(S("d4"), S("d4"), direction)
+    assert (square_name(push.dest), push.hit_wall) == (dest, False)
+
+
+def test_r_knock_2_same_area_without_a_direction_is_refused() -> None:
     with pytest.raises(ValueError, match="R-KNOCK-2"):
-        graph.knockback(S("d4"), S("d4"))
-    assert graph.knockback(S("d4"), S("d4"), Direction.SW).dest == S("c3")
+        open_map().knockback(S("d4"), S("d4"))
 
 
-@pytest.mark.parametrize(("attacker", "target"), [("a2", "a1"), ("b2", "a1"), ("g8", "h8"), ("d7", "d8")])
+@pytest.mark.parametrize(
+    ("attacker", "target"),
+    [("a2", "a1"), ("b2", "a1"), ("b1", "a1"), ("g8", "h8"), ("g7", "h8"), ("d7", "d8"), ("b1", "a2"), ("g1", "h2")],
+)
 def test_r_knock_3_push_off_the_field_hits_the_wall_and_stays(attacker: str, target: str) -> None:
-    """R-KNOCK-3: "A push off the field leaves the target in place and deals 1 typeless damage"."""
+    """R-KNOCK-3: "A push off the field leaves the target in place and deals 1 typeless damage".
+    At corners and along edges; a diagonal push along an edge (b1 -> a2 goes NW) never slides."""
     push = open_map().knockback(S(attacker), S(target))
     assert push.dest == S(target) and push.hit_wall
 
 
+def test_r_knock_3_same_area_push_into_the_wall() -> None:
+    push = open_map().knockback(S("a1"), S("a1"), Direction.W)
+    assert push.dest == S("a1") and push.hit_wall
+    assert not open_map().knockback(S("a1"), S("a1"), Direction.NE).hit_wall
+
+
 def test_r_knock_3_a_removed_area_is_off_the_field() -> None:
+    """R-KNOCK-3: "[decision] An area removed by narrowing is off the field"."""
     narrowed = open_map().restricted_to(parse_rect("b2-g7"))
     push = narrowed.knockback(S("c3"), S("b2"))
     assert push.dest == S("b2") and push.hit_wall
+
+
+def test_r_knock_3_a_blocked_area_is_a_wall() -> None:
+    graph = MapGraph(8, 8, blocked=blocked("e4"))
+    push = graph.knockback(S("c4"), S("d4"))
+    assert push.dest == S("d4") and push.hit_wall
 
 
 # ---------------------------------------------------------------- R-EXT-*
@@ -123,46 +278,91 @@ def group(user: str, primary: str, rng: int, others: list[str], engaged: bool = 
     return list(extension_group(S(user), S(primary), rng, engaged, [(n, S(n)) for n in others]))
 
 
-def test_r_ext_2_range_1_at_d5_groups_e5_and_back() -> None:
-    """R-EXT-2 (the seed's first picture): a range-1 skill aimed at d5 may add e5, and at e5 may add d5."""
-    assert group("d4", "d5", 1, ["e5"]) == ["e5"]
-    assert group("d4", "e5", 1, ["d5"]) == ["d5"]
+# The seed's pictures are lost; its text names d5, e5, f6 (enemies) and f3, g2
+# (allies). A user at e4 is consistent with every sentence (d5, e5 within 1;
+# f6, g2 within 2), so the examples below put the user there.
+def test_r_ext_2_seed_range_1_at_d5_groups_e5_and_back() -> None:
+    """Seed: 「射程1」のスキルでd5を狙った場合e5が、e5を狙った場合d5が「拡大」で指定できるグループ."""
+    assert group("e4", "d5", 1, ["e5"]) == ["e5"]
+    assert group("e4", "e5", 1, ["d5"]) == ["d5"]
 
 
-def test_r_ext_8_range_2_group_is_not_transitive() -> None:
-    """R-EXT-8 (the seed's second picture): a range-2 skill aimed at e5 reaches d5 and f6,
-    but aimed at d5 it does not reach f6 (distance 2 from d5). The user stands at e4."""
+def test_r_ext_8_seed_range_2_group_is_not_transitive() -> None:
+    """Seed: e5を本来の対象に指定した場合、d5とf6が拡大で指定できる対象に含まれます。
+    ただし…本来の対象をd5に指定すると、f6まで拡大が届きません (f6 is 2 from d5)."""
     assert group("e4", "e5", 2, ["d5", "f6"]) == ["d5", "f6"]
     assert group("e4", "d5", 2, ["e5", "f6"]) == ["e5"]
 
 
+def test_r_ext_2_seed_heal_extension_f3_and_g2() -> None:
+    """Seed: 回復スキルも拡大できるので、f3とg2の仲間を同時に回復できます."""
+    assert group("e4", "f3", 2, ["g2"]) == ["g2"]
+    assert group("e4", "g2", 2, ["f3"]) == ["f3"]
+
+
 def test_r_ext_2_extras_must_be_in_the_skills_range_of_the_user() -> None:
+    """R-EXT-2: "in the skill's range from the user and within distance 1 of the primary"."""
     assert group("d4", "e5", 1, ["f6", "e6"]) == []
     assert group("d4", "e5", 2, ["f6", "e6"]) == ["f6", "e6"]
 
 
-def test_r_ext_2_heal_extension_f3_and_g2() -> None:
-    """The seed: "回復スキルも拡大できるので、f3とg2の仲間を同時に回復できます"."""
-    assert group("e4", "f3", 2, ["g2"]) == ["g2"]
+def test_r_ext_2_group_keeps_the_roster_order_given() -> None:
+    assert group("e4", "e5", 2, ["f6", "d5", "e6"]) == ["f6", "d5", "e6"]
+
+
+def test_r_ext_2_primary_out_of_range_has_no_group() -> None:
+    assert group("a1", "d4", 2, ["d5"]) == []
 
 
 def test_r_ext_3_range_0_extends_only_within_the_same_area() -> None:
     """R-EXT-3: "With range 0, extra targets can only be in the same area"."""
-    assert group("d4", "d4", 0, ["d4", "e4", "d4"]) == ["d4", "d4"]
+    assert group("d4", "d4", 0, ["d4", "e4", "d5", "d4"]) == ["d4", "d4"]
+    assert group("d4", "e4", 0, ["e4"]) == []
 
 
 def test_r_ext_4_engaged_user_extends_only_in_its_own_area() -> None:
     """R-EXT-4: "While the user is engaged, an extended use takes every target, primary
     included, from the user's own area"."""
     assert group("d4", "d4", 2, ["d4", "e5", "d5"], engaged=True) == ["d4"]
-    assert group("d4", "e5", 2, ["e5", "d4"], engaged=True) == []
+    assert group("d4", "d4", 0, ["d4", "e4"], engaged=True) == ["d4"]
+
+
+def test_r_ext_4_engaged_user_with_a_primary_elsewhere_has_no_group() -> None:
+    """R-EXT-4: the primary too must be in the user's area; elsewhere the use stays unextended."""
+    assert group("d4", "e5", 2, ["e5", "d4", "e4"], engaged=True) == []
 
 
 def test_r_ext_5_the_user_is_never_in_its_own_group() -> None:
-    """R-EXT-5: the caller passes others only; a group built from the roster keeps the user out."""
-    roster = [("user", S("d4")), ("ally", S("d4")), ("foe", S("e5"))]
-    others = [(k, sq) for k, sq in roster if k != "user"]
-    assert "user" not in extension_group(S("d4"), S("e5"), 1, False, others)
+    """R-EXT-5: "The user is never in its own extension group"; the caller names it in
+    ``exclude`` (or leaves it out), since an ally may share its area."""
+    roster = [("user", S("d4")), ("ally", S("d4")), ("foe", S("e5")), ("primary", S("d5"))]
+    got = extension_group(S("d4"), S("d5"), 1, False, roster, exclude={"user", "primary"})
+    assert got == ("ally", "foe")
+    engaged = extension_group(S("d4"), S("d4"), 1, True, roster, exclude=("user",))
+    assert engaged == ("ally",)
+
+
+def test_r_ext_negative_range_is_refused() -> None:
+    with pytest.raises(ValueError):
+        extension_group(S("d4"), S("d4"), -1, False, [])
+
+
+@given(st.integers(0, 3), st.booleans(), st.data())
+def test_r_ext_8_every_group_member_obeys_r_ext_2_to_4(r: int, engaged: bool, data: st.DataObject) -> None:
+    board = open_map().squares
+    user = data.draw(st.sampled_from(board))
+    primary = data.draw(st.sampled_from(board))
+    others = data.draw(st.lists(st.sampled_from(board), max_size=8))
+    got = extension_group(user, primary, r, engaged, list(enumerate(others)))
+    for i in got:
+        sq = others[i]
+        assert chebyshev(user, sq) <= r and chebyshev(primary, sq) <= 1
+        if engaged:
+            assert sq == user == primary
+    expected = [i for i, sq in enumerate(others)
+                if chebyshev(user, primary) <= r and chebyshev(user, sq) <= r and chebyshev(primary, sq) <= 1
+                and (not engaged or sq == user == primary)]
+    assert list(got) == expected
 
 
 # ---------------------------------------------------------------- narrowing
@@ -173,12 +373,70 @@ def test_r_narrow_1_generic_stages_on_8x8_and_odd_sizes() -> None:
     assert str(kept_rect_for_stage(1, 1, 3)) == "a1-a1"
 
 
+def test_r_narrow_1_stages_chain_down_to_the_drawn_square() -> None:
+    """R-NARROW-1 on 8x8: each stage restricts the last; the final drawn square is a
+    one-area map where every push hits the wall."""
+    graph = open_map()
+    for stage in narrowing_schedule(8, 8):
+        graph = graph.restricted_to(stage.kept)
+        if stage.draw_one:
+            drawn = stage.candidates()[2]  # say the RNG drew index 2: d5
+            graph = graph.restricted_to(Rect(drawn.file, drawn.rank, drawn.file, drawn.rank))
+    assert names(graph.squares) == ["d5"]
+    assert graph.clamp(S("a1")) == S("d5")
+    assert graph.knockback(S("d5"), S("d5"), Direction.N).hit_wall
+    assert graph.next_steps(S("d5"), S("d4")) == ()
+
+
+def test_r_narrow_4_what_is_removed_stays_removed() -> None:
+    narrowed = open_map().restricted_to(parse_rect("c3-f6"))
+    assert narrowed.restricted_to(parse_rect("b2-g7")).kept == parse_rect("c3-f6")
+    assert narrowed.restricted_to(parse_rect("a1-d4")).kept == parse_rect("c3-d4")
+    with pytest.raises(ValueError, match="nothing"):
+        narrowed.restricted_to(parse_rect("a1-b2"))
+
+
+def test_r_narrow_4_blocked_areas_stay_blocked_after_narrowing() -> None:
+    graph = MapGraph(8, 8, blocked=blocked("d4")).restricted_to(parse_rect("c3-f6"))
+    assert not graph.contains(S("d4")) and graph.contains(S("e4"))
+    assert graph.distance(S("c4"), S("e4")) == 2
+
+
+# ---------------------------------------------------------------- degenerate and large maps
+def test_one_by_one_map() -> None:
+    graph = MapGraph(1, 1)
+    a1 = S("a1")
+    assert graph.squares == (a1,) and graph.contains(a1)
+    assert graph.within_range(a1, 0) == graph.within_range(a1, 5) == (a1,)
+    assert graph.distance(a1, a1) == 0
+    assert graph.next_steps(a1, a1) == ()
+    assert all(graph.knockback(a1, a1, d) == graph.knockback(a1, a1, Direction.N) for d in Direction)
+    assert graph.knockback(a1, a1, Direction.SW).hit_wall
+    assert graph.restricted_to(Rect(0, 0, 0, 0)) is graph.restricted_to(Rect(0, 0, 0, 0))
+    assert narrowing_schedule(1, 1) == ()
+    assert extension_group(a1, a1, 0, True, [("x", a1)]) == ("x",)
+
+
+def test_thirty_two_by_thirty_two_map() -> None:
+    graph = MapGraph(32, 32)
+    assert len(graph.squares) == 1024
+    assert graph.distance(S("a1"), S("af32")) == 31
+    assert names(graph.next_steps(S("a1"), S("af32"))) == ["b2"]
+    assert names(graph.next_steps(S("z5"), S("af5"))) == ["aa5"]
+    assert len(graph.within_range(S("af32"), 2)) == 9
+    assert len(graph.within_range(S("p16"), 2)) == 25
+    assert graph.knockback(S("ae31"), S("af32")).hit_wall
+    assert graph.knockback(S("ae30"), S("ae31")).dest == S("ae32")
+    assert graph.restricted_to(kept_rect_for_stage(32, 32, 15)).squares == tuple(S(n) for n in ("p16", "q16", "p17", "q17"))
+
+
 @given(st.integers(1, 32), st.integers(1, 32), st.integers(0, 5), st.data())
 def test_every_geometry_function_works_on_any_size(w: int, h: int, r: int, data: st.DataObject) -> None:
     graph = open_map(w, h)
     src = data.draw(st.sampled_from(graph.squares))
     dst = data.draw(st.sampled_from(graph.squares))
     assert src in graph.within_range(src, r)
+    assert len(graph.within_range(src, r)) == sum(1 for sq in graph.squares if chebyshev(src, sq) <= r)
     assert graph.distance(src, dst) == chebyshev(src, dst)
     kept = kept_rect_for_stage(w, h, data.draw(st.integers(1, 4)))
     assert graph.restricted_to(kept).contains(kept.clamp(src))
@@ -186,3 +444,14 @@ def test_every_geometry_function_works_on_any_size(w: int, h: int, r: int, data:
     push = graph.knockback(src, src, direction)
     assert graph.contains(push.dest)
     assert push.hit_wall == (not Rect.of_map(w, h).contains(src.offset(direction.dx, direction.dy)))
+    if src != dst:
+        away = graph.knockback(src, dst)
+        assert away.hit_wall or chebyshev(src, away.dest) == chebyshev(src, dst) + 1
+
+
+@given(st.integers(1, 16), st.integers(1, 16), st.data())
+def test_r_move_5_rook_distance_is_manhattan_on_open_maps(w: int, h: int, data: st.DataObject) -> None:
+    graph = open_map(w, h, "rook")
+    a = data.draw(st.sampled_from(graph.squares))
+    b = data.draw(st.sampled_from(graph.squares))
+    assert graph.distance(a, b) == abs(a.file - b.file) + abs(a.rank - b.rank)
