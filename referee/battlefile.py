@@ -19,6 +19,7 @@ map, a starting HP above the character's maximum (R-CHAR-2).
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -142,12 +143,20 @@ def parse_plan_of(sheet: CharacterSheet) -> tuple[Any, list[Diagnostic]]:
     """
     if sheet.plan_text is None:
         return None, []
+    plan, diags = _parse_plan_cached(sheet.plan_text, sheet.plan_file or sheet.file)
+    return plan, list(diags)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_plan_cached(text: str, file: str) -> tuple[Any, tuple[Diagnostic, ...]]:
+    """Plans are parsed once per text and file: the AST is frozen, and a
+    round (or a batch worker) meets the same plan in many battles."""
     try:
         plan_mod: Any = importlib.import_module("referee.plan")
     except ImportError:
-        return None, []
-    plan, diags = plan_mod.parse_plan(sheet.plan_text, sheet.plan_file or sheet.file)
-    return plan, list(diags)
+        return None, ()
+    plan, diags = plan_mod.parse_plan(text, file)
+    return plan, tuple(diags)
 
 
 def read_battle(path: str | Path) -> tuple[YamlDocument | None, list[Diagnostic]]:
@@ -206,7 +215,7 @@ def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path) -> tuple[Charac
         stat = path.stat()
     except OSError:
         return load_sheet(path, ruleset, root=root)
-    key = (str(path), str(path.resolve()), stat.st_mtime_ns, stat.st_size, ruleset.digest, str(root.resolve()))
+    key = (str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size, ruleset.digest, str(root))
     hit = _SHEET_CACHE.get(key)
     if hit is None:
         if len(_SHEET_CACHE) >= _SHEET_CACHE_MAX:
@@ -224,7 +233,14 @@ class _BattleLoader:
         self.doc = doc
         self.data: dict[Any, Any] = doc.data
         self.folder = path.parent
+        self._folder_resolved: Path | None = None
         self.diags: list[Diagnostic] = []
+
+    @property
+    def folder_resolved(self) -> Path:
+        if self._folder_resolved is None:
+            self._folder_resolved = self.folder.resolve()
+        return self._folder_resolved
 
     def error(self, path: tuple[Any, ...], code: str, message: str, **kw: Any) -> None:
         self.diags.append(self.doc.diagnostic(path, code, message, **kw))
@@ -242,7 +258,7 @@ class _BattleLoader:
             return None
         target = self.folder / candidate
         try:
-            inside = target.resolve().is_relative_to(self.folder.resolve())
+            inside = target.resolve().is_relative_to(self.folder_resolved)
         except (OSError, RuntimeError):
             inside = False
         if not inside:

@@ -44,9 +44,15 @@ class EventVisitor:
         method: Callable[[Any], None] = getattr(self, name)
         method(event)
 
+    def bound_handlers(self) -> dict[str, Callable[[Any], None]]:
+        """``{event type: bound method}`` for a fast loop over many events."""
+        return {t: getattr(self, name) for t, name in type(self).dispatch_table().items()}
+
     def visit_all(self, events: Any) -> None:
+        handlers = self.bound_handlers()
+        fallback = self.on_unhandled
         for event in events:
-            self.visit(event)
+            handlers.get(event.TYPE, fallback)(event)
 
     def on_unhandled(self, event: Any) -> None:
         """An event type this renderer has no method for: ignored by default."""

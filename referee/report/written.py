@@ -92,9 +92,11 @@ class WrittenReport(EventVisitor):
 
     def render(self) -> str:
         self._header()
+        handlers = self.bound_handlers()
+        apply = self.view.apply
         for event in self.report.events:
-            self.visit(event)
-            self.view.apply(event)
+            handlers.get(event.TYPE, self.on_unhandled)(event)
+            apply(event)
         return "\n".join(self.lines).rstrip("\n") + "\n"
 
     def _header(self) -> None:
