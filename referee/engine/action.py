@@ -155,7 +155,7 @@ def walk(b: Battle, f: Fighter) -> bool:
         choice = choose_targets(b, f, skill, cands.pool, base)
         pref = preference_for(b, f, skill)
         b.emit(E.TargetsChosen(turn=b.turn, actor=f.name, skill=skill.id,
-                               candidates=tuple(c.name for c in rank(f, pref, cands.pool)),
+                               candidates=tuple(c.name for c in rank(f, pref, cands.pool, b.state, skill)),
                                targets=tuple(t.name for t in choice.targets), preference=pref.describe(),
                                extend_requested=choice.requested, extended=choice.extended,
                                rule="R-EXT-7" if choice.extended else "R-PLAN-4"))

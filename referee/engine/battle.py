@@ -62,13 +62,14 @@ class BattleRecord:
         return [e.to_json() for e in self.events]
 
 
-def _fighter(c: Combatant, index: int, ruleset: Any, catalog_by_id: Mapping[str, Skill]) -> Fighter:
+def _fighter(c: Combatant, index: int, ruleset: Any, catalog_by_id: Mapping[str, Skill],
+             allies: Sequence[str] = ()) -> Fighter:
     from referee.engine.plancompile import compile_pattern_condition, compile_plan
 
     sheet = c.sheet
     skills = tuple(catalog_by_id[s] for s in sheet.skills)
     plan = c.plan if isinstance(c.plan, PlanRules) else (
-        EMPTY_PLAN if c.plan is None else compile_plan(c.plan, ruleset))
+        EMPTY_PLAN if c.plan is None else compile_plan(c.plan, ruleset, allies))
     patterns = tuple(
         PatternSpec(tuple(p.elements), compile_pattern_condition(p, sheet, ruleset))
         for p in sheet.patterns
@@ -88,7 +89,9 @@ def resolve_battle(setup: BattleSetup, ruleset: Any, seed: int | str, *, rng: Rn
     from referee.mapgraph import MapGraph
 
     catalog_by_id = {s.id: s for s in ruleset.catalog.skills}
-    fighters = [_fighter(c, i, ruleset, catalog_by_id) for i, c in enumerate(setup.combatants)]
+    teams = {t: tuple(c.sheet.name for c in setup.combatants if c.team == t) for t in (WHITE, BLACK)}
+    fighters = [_fighter(c, i, ruleset, catalog_by_id, teams.get(c.team, ()))
+                for i, c in enumerate(setup.combatants)]
     spec = ruleset.map
     from referee.board import parse_square
 

@@ -54,6 +54,11 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
         if dest == f.square:
             _stay(b, f, "arrived", line, "R-MOVE-8")
             return
+        if clause.then_use is not None:
+            skill = b.ruleset.catalog.get(clause.then_use)
+            if skill is not None and chebyshev(f.square, dest) <= skill.range:
+                _stay(b, f, "in_reach", line, "R-MOVE-8")
+                return
         _step_toward(b, f, dest, "clause", _name(dest), line, "R-MOVE-8")
         return
     if isinstance(clause, KeepAway):

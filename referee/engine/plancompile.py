@@ -6,13 +6,15 @@ the resolver never walks syntax at run time.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from referee.engine.rules import Condition, PlanRules
 
 
-def compile_plan(plan: Any, ruleset: Any) -> PlanRules:
-    """The engine's view of a parsed plan.
+def compile_plan(plan: Any, ruleset: Any, allies: Iterable[str] = ()) -> PlanRules:
+    """The engine's view of a parsed plan (``allies``: the names of the
+    character's army, for ``only target NAME``, R-EXT-9).
 
     :raises TypeError: for an object that is neither PlanRules nor a plan AST.
     """
@@ -22,7 +24,7 @@ def compile_plan(plan: Any, ruleset: Any) -> PlanRules:
         from referee.engine.astcompile import compile_ast_plan
     except ImportError as exc:  # the plan package has not landed yet
         raise TypeError(f"cannot compile plan of type {type(plan).__name__}: {exc}") from exc
-    return compile_ast_plan(plan, ruleset)
+    return compile_ast_plan(plan, ruleset, allies)
 
 
 def compile_pattern_condition(pattern: Any, sheet: Any, ruleset: Any) -> Condition | None:

@@ -32,11 +32,14 @@ class Preference:
     """A target preference (R-PLAN-4).
 
     ``kind``: ``nearest`` | ``lowest_hp`` | ``highest_hp`` | ``most_hp_lost`` |
-    ``least_hp_lost`` | ``named`` (``name`` first) | ``farthest``.
+    ``least_hp_lost`` | ``named`` (``name`` first) | ``farthest`` |
+    ``ally_with`` (candidates for which ``match`` holds first; ``match`` reads
+    the candidate as ``ctx.target``).
     """
 
     kind: str = "nearest"
     name: str | None = None
+    match: "Condition | None" = None
 
     def describe(self) -> str:
         return f"named {self.name}" if self.kind == "named" else self.kind
@@ -92,12 +95,16 @@ class TargetRestrict(Clause):
     """``never target NAME`` (``exclude``) or ``only target ...``.
 
     ``test(ctx)`` says whether ``ctx.target`` is allowed / excluded;
-    ``skill`` None = every skill.
+    ``skill`` None = every skill.  ``admits_allies``: an ``only target``
+    clause naming allies (``allies``, ``ally with ...``, an ally's name) lets
+    a skill that targets enemies take allies too (R-EXT-9 "unless a clause
+    names allies").
     """
 
     exclude: bool = True
     test: Condition = always
     skill: str | None = None
+    admits_allies: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +159,10 @@ class MoveToward(Clause):
 
 @dataclass(frozen=True, slots=True)
 class MoveTo(Clause):
-    """``move to SQ``."""
+    """``move to SQ`` (also ``move toward SQ [then use S]``)."""
 
     square: Square | None = None
+    then_use: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

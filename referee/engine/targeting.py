@@ -19,7 +19,7 @@ from referee.engine.core import Battle
 from referee.engine.panels import plan_extension
 from referee.engine.planquery import has_flag
 from referee.engine.rules import NEAREST, Condition, Extend, Preference
-from referee.engine.state import Fighter
+from referee.engine.state import BattleState, Fighter
 
 
 def may_target(user: Fighter, skill: Skill, other: Fighter) -> bool:
@@ -41,11 +41,17 @@ def preference_for(b: Battle, user: Fighter, skill: Skill) -> Preference:
     return general or NEAREST
 
 
-def preference_key(user: Fighter, pref: Preference, c: Fighter) -> tuple[int, int]:
-    """Sort key, smaller first: (the preference's key, distance) -- R-PLAN-4."""
-    d = chebyshev(user.square, c.square)
+def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleState | None = None,
+                   skill: Skill | None = None) -> tuple[int, int]:
+    """Sort key, smaller first: (the preference's key, distance) -- R-PLAN-4.
+    ``state``/``skill`` are needed only by ``ally_with`` (its test reads the
+    candidate as ``target``)."""
+    us, cs = user.square, c.square
+    d = max(abs(us.file - cs.file), abs(us.rank - cs.rank))  # R-RANGE-1 Chebyshev
     k = pref.kind
-    if k == "lowest_hp":
+    if k == "nearest":
+        first = 0
+    elif k == "lowest_hp":
         first = c.hp
     elif k == "highest_hp":
         first = -c.hp
@@ -57,27 +63,32 @@ def preference_key(user: Fighter, pref: Preference, c: Fighter) -> tuple[int, in
         first = 0 if c.name == pref.name else 1
     elif k == "farthest":
         first = -d
+    elif k == "ally_with":
+        ok = pref.match is not None and state is not None and pref.match(CondContext(state, user, skill, c))
+        first = 0 if ok else 1
     else:
         first = 0
     return (first, d)
 
 
-def pick(b: Battle, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int) -> list[Fighter]:
+def pick(b: Battle, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
+         skill: Skill | None = None) -> list[Fighter]:
     """Pick up to ``n`` from ``pool`` (roster order) by preference, ties drawn."""
-    remaining = list(pool)
+    keyed = [(preference_key(user, pref, c, b.state, skill), c) for c in pool]
     out: list[Fighter] = []
-    while remaining and len(out) < n:
-        best = min(preference_key(user, pref, c) for c in remaining)
-        tied = [c for c in remaining if preference_key(user, pref, c) == best]
-        chosen = tied[b.rng.randrange("ties", len(tied))]
+    while keyed and len(out) < n:
+        best = min(k for k, _ in keyed)
+        tied = [c for k, c in keyed if k == best]
+        chosen = tied[b.rng.randrange("ties", len(tied))] if len(tied) > 1 else tied[0]
         out.append(chosen)
-        remaining.remove(chosen)
+        keyed = [(k, c) for k, c in keyed if c is not chosen]
     return out
 
 
-def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter]) -> list[Fighter]:
+def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState | None = None,
+         skill: Skill | None = None) -> list[Fighter]:
     """Deterministic preference order (ties in roster order) for reporting."""
-    return sorted(pool, key=lambda c: (preference_key(user, pref, c), c.index))
+    return sorted(pool, key=lambda c: (preference_key(user, pref, c, state, skill), c.index))
 
 
 @dataclass(slots=True)
@@ -91,7 +102,8 @@ def candidates(b: Battle, user: Fighter, skill: Skill, filters: Sequence[tuple[C
     R-PLAN-1's unhurt and the plan's restrictions and target conditions.
     ``filters``: (condition on target, keep-when-true) from use clauses."""
     st = b.state
-    pool = [c for c in st.fighters if not c.down and may_target(user, skill, c)
+    allies_too = skill.targets != "allies" and admits_allies(b, user, skill)
+    pool = [c for c in st.fighters if not c.down and (may_target(user, skill, c) or (allies_too and c is not user))
             and chebyshev(user.square, c.square) <= skill.range]
     if not pool:
         return Candidates([], "no_target")
@@ -103,6 +115,17 @@ def candidates(b: Battle, user: Fighter, skill: Skill, filters: Sequence[tuple[C
     for cond, keep in filters:
         pool = [c for c in pool if cond(CondContext(st, user, skill, c)) == keep]
     return Candidates(pool, "" if pool else "no_target")
+
+
+def admits_allies(b: Battle, user: Fighter, skill: Skill) -> bool:
+    """R-EXT-9: an unextended use targets an ally only when a clause names
+    allies -- an active ``only target`` clause for this skill admitting them.
+    The user itself is never the target of its own attack (docs/decisions.md)."""
+    for c in user.plan.restricts:
+        if c.admits_allies and user.clause_active(c.line) and (c.skill is None or c.skill == skill.id) \
+                and c.when(CondContext(b.state, user, skill)):
+            return True
+    return False
 
 
 def restrict(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter]) -> list[Fighter]:
@@ -146,7 +169,7 @@ def choose_targets(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter],
         ext = _extended_choice(b, user, skill, pool, base, requested, pref)
         if ext is not None:
             return ext
-    primary = pick(b, user, pref, pool, 1)
+    primary = pick(b, user, pref, pool, 1, skill)
     return Choice(primary, base, requested, 0)
 
 
@@ -188,10 +211,10 @@ def _extended_choice(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter]
         field_ = [p for p in primaries if value(p)[0] == best_enemy]
     if not field_:
         return None
-    primary = pick(b, user, pref, field_, 1)[0]
+    primary = pick(b, user, pref, field_, 1, skill)[0]
     k = value(primary)[1]
     if k == 0:
         return None
-    extras = pick(b, user, pref, group(primary), k)
+    extras = pick(b, user, pref, group(primary), k, skill)
     paid = plan_extension(panels, skill.cost, per, len(extras), base)
     return Choice([primary, *extras], base + paid, requested, len(extras))
