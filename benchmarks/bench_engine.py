@@ -2,17 +2,21 @@
 
 Run: ``python benchmarks/bench_engine.py [--profile]``.  Prints figures; it
 is not a timed test.  Battles are random legal ones (tests/engine/randombattle)
-with realistic plans (extension, friendly fire, target preferences).
+with realistic plans written in the plan language (tests/engine/randombattle
+``random_plan_text``: the canonical clauses of interfaces.md drawn up to
+2 x intellect per character), parsed before timing; compiling them is timed.
 """
 
 from __future__ import annotations
 
 import cProfile
+import os
 import pstats
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -23,29 +27,76 @@ from tests.engine.helpers import ruleset  # noqa: E402
 from tests.engine.randombattle import random_setup  # noqa: E402
 
 
-def bench(size: int, battles: int = 15) -> tuple[float, float]:
-    rs = ruleset()
-    times, turns = [], []
+def setups(size: int, battles: int) -> list[Any]:
+    """The battles' inputs, built (and their plans parsed) before any timing."""
+    out = []
     for i in range(battles):
         src = BattleRng(f"bench-{size}-{i}")  # input generation only
-        setup = random_setup(lambda n: src.randrange("setup", n), size)
-        t0 = time.perf_counter()
-        rec = resolve_battle(setup, rs, i)
-        times.append(time.perf_counter() - t0)
+        out.append(random_setup(lambda n: src.randrange("setup", n), size, text_plans=True))
+    return out
+
+
+def bench(size: int, battles: int = 21, repeat: int = 3) -> tuple[float, float, float]:
+    """Median ms per battle (best of ``repeat`` timings of each battle, to
+    shave scheduler noise), median turns, median events."""
+    rs = ruleset()
+    times, turns, events = [], [], []
+    for i, setup in enumerate(setups(size, battles)):
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            rec = resolve_battle(setup, rs, i)
+            best = min(best, time.perf_counter() - t0)
+        times.append(best)
         turns.append(rec.result.turns)
-    return statistics.median(times) * 1000, statistics.median(turns)
+        events.append(len(rec.events))
+    return statistics.median(times) * 1000, statistics.median(turns), statistics.median(events)
+
+
+#: Where a battle's time goes: (label, module path suffix, function name).
+PHASES = (
+    ("actions (all of them)", "engine/action.py", "act"),
+    ("  skill walk (R-PLAN-3..5)", "engine/action.py", "walk"),
+    ("    walk order (use X first)", "engine/action.py", "walk_order"),
+    ("    candidates (R-PLAN-4)", "engine/targeting.py", "candidates"),
+    ("    target choice / extension", "engine/targeting.py", "choose_targets"),
+    ("    a use and its responses", "engine/action.py", "use_skill"),
+    ("    skill_passed decisions", "engine/action.py", "passed"),
+    ("  pattern + panel reset", "engine/action.py", "select_pattern"),
+    ("  movement (R-MOVE-*)", "engine/movement.py", "move_step"),
+    ("  status countdown", "engine/statuses.py", "tick"),
+    ("event appends (all)", "engine/core.py", "emit"),
+)
+
+
+def profile(size: int = 8, battles: int = 10, top: int = 25) -> None:
+    """cProfile of resolve_battle only (inputs built beforehand): a share
+    per phase, then the top functions by own time."""
+    rs = ruleset()
+    inputs = setups(size, battles)
+    resolve_battle(inputs[0], rs, 0)  # imports and route tables out of the way
+    prof = cProfile.Profile()
+    prof.enable()
+    for i, setup in enumerate(inputs):
+        resolve_battle(setup, rs, i)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    total = sum(v[3] for (file, _l, fn), v in raw.items() if fn == "resolve_battle" and file.endswith("battle.py"))
+    print(f"\nprofile of {battles} {size}v{size} battles (cProfile inflates absolute times; shares matter):")
+    for label, path, name in PHASES:
+        cum = sum(v[3] for (file, _line, fn), v in raw.items() if fn == name and file.endswith(path))
+        print(f"  {label:<34} {100 * cum / total:5.1f} %")
+    stats.sort_stats("tottime").print_stats(top)
 
 
 def main() -> None:
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus; best of 3 per battle, median of 21 battles")
     for size in (3, 8, 16):
-        ms, turns = bench(size)
-        print(f"{size}v{size}: median {ms:.1f} ms per battle (median {turns:.0f} turns)")
+        ms, turns, events = bench(size)
+        print(f"{size}v{size}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events)")
     if "--profile" in sys.argv:
-        prof = cProfile.Profile()
-        prof.enable()
-        bench(8, 5)
-        prof.disable()
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(18)
+        profile()
 
 
 if __name__ == "__main__":

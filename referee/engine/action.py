@@ -141,12 +141,12 @@ def walk(b: Battle, f: Fighter) -> bool:
                 passed(entry, "held_back", line=held, rule="R-TURN-4")
                 continue
             if base is None:
-                passed(entry, "cost_unpayable", detail=skill.cost_kanji, rule="R-PAN-3")
+                passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
                 continue
             start_maintain(b, f, entry, skill, base)
             continue
         if base is None:
-            passed(entry, "cost_unpayable", detail=skill.cost_kanji, rule="R-PAN-3")
+            passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
             continue
         cands = candidates(b, f, skill, filters.get(skill.id, ()))
         if not cands.pool:
@@ -164,6 +164,17 @@ def walk(b: Battle, f: Fighter) -> bool:
             attacked = True
         b.check_end()
     return attacked
+
+
+_COST_KANJI: dict[tuple[object, ...], str] = {}
+
+
+def _cost_kanji(skill: Skill) -> str:
+    """``skill.cost_kanji``, cached by cost (reported at every unpayable entry)."""
+    text = _COST_KANJI.get(skill.cost)
+    if text is None:
+        text = _COST_KANJI[skill.cost] = skill.cost_kanji
+    return text
 
 
 def held_back(b: Battle, f: Fighter, skill: Skill) -> int | None:

@@ -14,7 +14,10 @@ from referee.engine.state import BattleState, Fighter
 
 def has_flag(state: BattleState, f: Fighter, flag: str) -> bool:
     """``friendly fire`` / ``counter allies`` / ``heal even when unhurt``."""
-    for c in f.plan.flags:
+    flags = f.plan.flags
+    if not flags:
+        return False
+    for c in flags:
         if c.flag == flag and f.clause_active(c.line) and c.when(CondContext(state, f)):
             return True
     return False
@@ -22,7 +25,10 @@ def has_flag(state: BattleState, f: Fighter, flag: str) -> bool:
 
 def is_stacked(state: BattleState, f: Fighter, skill_id: str) -> bool:
     """R-SK-1a: ``stack X [when C]`` orders every usable entry of X to fire."""
-    for c in f.plan.stacks:
+    stacks = f.plan.stacks
+    if not stacks:
+        return False
+    for c in stacks:
         if c.skill == skill_id and f.clause_active(c.line) and c.when(CondContext(state, f)):
             return True
     return False
@@ -36,8 +42,11 @@ def gate_blocking(
     when C`` whose C fails, or None.  ``target`` is the candidate/attacker the
     condition may speak of; target conditions are skipped when asked (the
     walk filters candidates with them instead)."""
+    gates = f.plan.gates
+    if not gates:
+        return None
     ctx = CondContext(state, f, skill, target)
-    for c in f.plan.gates:
+    for c in gates:
         if c.skill != skill.id or not f.clause_active(c.line):
             continue
         if ignore_target_conditions and c.targets_condition:

@@ -52,10 +52,11 @@ class PatternSpec:
 
     elements: tuple[Element, ...]
     when: Condition | None = None
+    #: The pattern as written (``火水風``), computed once: every action reports it.
+    text: str = field(init=False, default="")
 
-    @property
-    def text(self) -> str:
-        return "".join(e.kanji for e in self.elements)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", "".join(e.kanji for e in self.elements))
 
 
 class Fighter:
@@ -172,7 +173,8 @@ class BattleState:
         return [f for f in self.fighters if not f.down]
 
     def enemies_of(self, f: Fighter) -> list[Fighter]:
-        return [g for g in self.fighters if not g.down and g.team != f.team]
+        team = f.team
+        return [g for g in self.fighters if not g.down and g.team != team]
 
     def allies_of(self, f: Fighter) -> list[Fighter]:
         """Living members of ``f``'s army, ``f`` included."""
@@ -183,9 +185,13 @@ class BattleState:
 
     def is_engaged(self, f: Fighter) -> bool:
         """An enemy in its area, or its area sunk (R-MOVE-1, R-ST-SINK)."""
-        if self.is_sunk(f.square):
+        sq, team = f.square, f.team
+        if self.sinks and self.is_sunk(sq):
             return True
-        return any(g.square == f.square for g in self.enemies_of(f))
+        for g in self.fighters:
+            if g.square == sq and g.team != team and not g.down:
+                return True
+        return False
 
     def in_range(self, a: Fighter, b: Fighter, r: int) -> bool:
         """R-RANGE-1: within Chebyshev distance r."""

@@ -102,9 +102,14 @@ def candidates(b: Battle, user: Fighter, skill: Skill, filters: Sequence[tuple[C
     R-PLAN-1's unhurt and the plan's restrictions and target conditions.
     ``filters``: (condition on target, keep-when-true) from use clauses."""
     st = b.state
-    allies_too = skill.targets != "allies" and admits_allies(b, user, skill)
-    pool = [c for c in st.fighters if not c.down and (may_target(user, skill, c) or (allies_too and c is not user))
-            and chebyshev(user.square, c.square) <= skill.range]
+    heals = skill.targets == "allies"
+    allies_too = not heals and admits_allies(b, user, skill)
+    team, r = user.team, skill.range
+    uf, ur = user.square.file, user.square.rank
+    # R-RANGE-1 (Chebyshev, inlined: the hottest loop of the walk) and R-RANGE-4.
+    pool = [c for c in st.fighters
+            if not c.down and ((c.team == team) is heals or (allies_too and c is not user))
+            and abs(c.square.file - uf) <= r and abs(c.square.rank - ur) <= r]
     if not pool:
         return Candidates([], "no_target")
     if skill.targets == "allies" and not has_flag(st, user, "heal even when unhurt"):
@@ -121,7 +126,10 @@ def admits_allies(b: Battle, user: Fighter, skill: Skill) -> bool:
     """R-EXT-9: an unextended use targets an ally only when a clause names
     allies -- an active ``only target`` clause for this skill admitting them.
     The user itself is never the target of its own attack (docs/decisions.md)."""
-    for c in user.plan.restricts:
+    restricts = user.plan.restricts
+    if not restricts:
+        return False
+    for c in restricts:
         if c.admits_allies and user.clause_active(c.line) and (c.skill is None or c.skill == skill.id) \
                 and c.when(CondContext(b.state, user, skill)):
             return True

@@ -20,9 +20,54 @@ SKILLS = ("firecracker", "rest", "pressurize", "avenger", "slash", "eruption", "
 ELEMENTS = "火水風地剣"
 
 
-def random_setup(draw: Any, size: int) -> BattleSetup:
-    """``draw(n)`` -> int in range(n) (hypothesis or a seeded source)."""
+def random_plan_text(draw: Any, skills: tuple[str, ...], enemies: list[str], intellect: int) -> str:
+    """A plausible plan in the plan language for a character with ``skills``:
+    up to 2 x intellect clauses (R-CHAR-4) drawn from the canonical clauses of
+    interfaces.md, naming its own skills and the enemies' names."""
+    from referee.ruleset import load_ruleset
+
+    catalog = load_ruleset("tcgt").catalog
+    sk = [catalog.get(s) for s in skills]
+    active = [s.id for s in sk if not s.is_passive and not s.is_maintain] or [skills[0]]
+    extend = [s.id for s in sk if s.can_extend] or [active[0]]
+    maintain = [s.id for s in sk if s.is_maintain and not s.is_passive]
+
+    def one(xs: list[str]) -> str:
+        return xs[draw(len(xs))]
+
+    menu = [
+        lambda: f"use {one(active)} first when ally hp lost >= {3 + draw(5)}",
+        lambda: f"use {one(active)} only when enemies in range >= {1 + draw(2)}",
+        lambda: f"never use {one(active)} when hp <= {1 + draw(4)}",
+        lambda: f"use {one(active)} first when target readies avenger",
+        lambda: f"use {one(active)} first when acting first",
+        lambda: f"with {one(active)} target lowest hp",
+        lambda: "target most hp lost",
+        lambda: f"never target {one(enemies)}",
+        lambda: f"extend {one(extend)} max",
+        lambda: f"extend {one(extend)} by 1 when enemies in range >= 2",
+        lambda: "friendly fire",
+        lambda: "counter allies when hp >= 4",
+        lambda: "stack avenger when hp <= 6",
+        lambda: f"maintain {one(maintain)} when engaged" if maintain else "hold position when hp <= 1",
+        lambda: f"release {one(maintain)} when hp <= 4" if maintain else "target nearest",
+        lambda: "move toward ally with hp lost >= 5 then use rest" if "rest" in skills
+        else "move toward nearest enemy when hp >= 6",
+        lambda: f"move toward {one(enemies)} when turn >= 3",
+        lambda: "keep away from enemies when hp <= 3 and not engaged",
+        lambda: "hold position when hp <= 2 or bound",
+    ]
+    lines = [menu[draw(len(menu))]() for _ in range(draw(2 * intellect + 1))]
+    return "\n".join(lines) + "\n"
+
+
+def random_setup(draw: Any, size: int, text_plans: bool = False) -> BattleSetup:
+    """``draw(n)`` -> int in range(n) (hypothesis or a seeded source).
+
+    ``text_plans``: plans written in the plan language and parsed (the engine
+    compiles the AST), instead of hand-built :class:`PlanRules`."""
     from referee.elements import parse_pattern
+    from referee.plan.parser import parse_plan
 
     combatants = []
     for team, i in itertools.product(("white", "black"), range(size)):
@@ -41,5 +86,11 @@ def random_setup(draw: Any, size: int) -> BattleSetup:
         if draw(3) == 0:
             clauses.append(TargetPref(line=3, preference=Preference("lowest_hp")))
         sheet = TestSheet(f"{team[0]}{i}", body, reflex, intellect, 4 * body, patterns, skills)
-        combatants.append(Combatant(sheet, PlanRules(tuple(clauses)), team))
+        plan: Any = PlanRules(tuple(clauses))
+        if text_plans:
+            foe = "b" if team == "white" else "w"
+            text = random_plan_text(draw, skills, [f"{foe}{j}" for j in range(size)], intellect)
+            plan, diags = parse_plan(text, f"{sheet.name}.plan")
+            assert not [d for d in diags if d.severity == "error"], (text, diags)
+        combatants.append(Combatant(sheet, plan, team))
     return BattleSetup(tuple(combatants))

@@ -41,6 +41,15 @@ def check_invariants(record, setup, limit: int) -> None:  # type: ignore[no-unty
     assert record.result.turns <= limit  # every battle ends by the cap
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.integers(1, 4), st.integers(0, 10**6))
+def test_invariants_hold_with_plans_written_in_the_plan_language(data, size, seed) -> None:  # type: ignore[no-untyped-def]
+    """The same invariants with parsed plans (every canonical clause kind)."""
+    setup = random_setup(lambda n: data.draw(st.integers(0, n - 1)), size, text_plans=True)
+    record = resolve_battle(setup, ruleset(turn_limit=60), seed)
+    check_invariants(record, setup, 60)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.integers(1, 4), st.integers(0, 10**6))
 def test_invariants_hold_in_random_battles(data, size, seed) -> None:  # type: ignore[no-untyped-def]
