@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.board import parse_rect, rect_name
+from referee.board import Square, parse_rect, rect_name, square_name
 from referee.engine import events as E
 from referee.engine.core import Battle
 
@@ -44,7 +44,5 @@ def narrow_if_due(b: Battle) -> None:
     b.check_end()
 
 
-def _n(sq: object) -> str:
-    from referee.board import square_name
-
-    return square_name(sq)  # type: ignore[arg-type]
+def _n(sq: Square) -> str:
+    return square_name(sq)

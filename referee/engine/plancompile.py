@@ -7,7 +7,7 @@ the resolver never walks syntax at run time.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.rules import Condition, PlanRules
 
@@ -35,7 +35,7 @@ def compile_pattern_condition(pattern: Any, sheet: Any, ruleset: Any) -> Conditi
     """
     when = getattr(pattern, "when", None)
     if callable(when):
-        return when  # type: ignore[no-any-return]
+        return cast(Condition, when)
     text = getattr(pattern, "condition_text", None)
     if not text:
         return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.board import Square
 
@@ -194,7 +194,7 @@ class PlanRules:
     moves: tuple[Clause, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
-        def pick(*kinds: type) -> tuple:  # type: ignore[type-arg]
+        def pick(*kinds: type) -> tuple[Any, ...]:
             return tuple(c for c in self.clauses if isinstance(c, kinds))
 
         object.__setattr__(self, "use_first", pick(UseFirst))

@@ -144,16 +144,16 @@ def cleanse(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Ef
                             denominator=effect.chance.denominator, success=ok, rule="R-ST-CLEANSE"))
         if not ok:
             return
-    for status, obj, index, pattern in found:
-        if obj == "skill" and index is not None:
+    for status, where, index, pattern in found:
+        if where == "skill" and index is not None:
             target.skill_binds.pop(index, None)
-        elif obj == "clause" and index is not None:
+        elif where == "clause" and index is not None:
             target.clause_binds.pop(index, None)
-        elif obj == "panel" and index is not None and pattern is not None:
+        elif where == "panel" and index is not None and pattern is not None:
             p = target.panels[pattern][index]
             if status == "poison":
                 p.poisoned = False
             else:
                 p.changed = 0
-        b.emit(E.StatusCleansed(turn=b.turn, target=target.name, status=status, object=obj, index=index,
+        b.emit(E.StatusCleansed(turn=b.turn, target=target.name, status=status, object=where, index=index,
                                 pattern=pattern, actor=user.name, skill=skill_id))
