@@ -192,7 +192,11 @@ def _extended_choice(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter]
         return None
     engaged = st.is_engaged(user)
     # R-EXT-4: while engaged, every target of an extended use is in the user's area.
-    extras_pool = [c for c in pool if not engaged or c.square == user.square]
+    # R-EXT-9: an ally is never an extra of a skill that targets enemies (even
+    # when ``only target allies`` put allies among the candidates).
+    heals = skill.targets == "allies"
+    extras_pool = [c for c in pool if (not engaged or c.square == user.square)
+                   and (heals or c.team != user.team)]
     primaries = list(extras_pool)
     allies_ok = skill.targets != "allies" and has_flag(st, user, "friendly fire")
     ally_primaries: list[Fighter] = []

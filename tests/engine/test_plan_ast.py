@@ -370,3 +370,15 @@ def test_scripted_rng_is_not_needed_for_plans() -> None:
                    [fighter("B", "d4", "", body=5, plan=[R.Hold(line=1)])]))
     assert [e.to_json() for e in a.events] == [e.to_json() for e in b.events]
     assert isinstance(ScriptedRng({}), ScriptedRng)
+
+
+def test_r_ext_9_an_ally_is_never_an_extra_even_when_allies_are_candidates() -> None:
+    """R-EXT-9: "an ally is never an extra" -- ``only target allies`` lets an
+    attack take an ally, but an extension still takes enemies only."""
+    text = "with eruption only target allies\nextend eruption max\n" + HOLD
+    rec = run(battle([fighter("A", "c3", "eruption", "火火火火", plan=plan(text)),
+                      fighter("W", "d4", "", body=5, plan=plan(HOLD)),
+                      fighter("X", "d4", "", body=5, plan=plan(HOLD))],
+                     [fighter("B", "h8", "", plan=plan(HOLD))]))
+    (u,) = of(rec, E.SkillUsed)
+    assert u.targets == ("W",)  # X, an ally next to W, is not taken as an extra
