@@ -93,6 +93,13 @@ def parse_square(name: str) -> Square:
     return Square(_FILE_INDEX[match.group(1)], rank - 1)
 
 
+def file_name(index: int) -> str:
+    """0-based file -> its letters: ``0`` -> ``"a"``, ``26`` -> ``"aa"`` (maps up to 32 files)."""
+    if not 0 <= index < MAX_SIDE:
+        raise InvalidSquareError(f"file {index} is outside a {MAX_SIDE}x{MAX_SIDE} map")
+    return _FILE_NAMES[index]
+
+
 def square_name(square: Square) -> str:
     """``Square(2, 2)`` -> ``"c3"`` (the inverse of :func:`parse_square`)."""
     if not (0 <= square.file < MAX_SIDE and 0 <= square.rank < MAX_SIDE):

@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from referee.board import parse_square
 from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
@@ -311,19 +312,12 @@ def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Di
 # ---------------------------------------------------------------------------
 # Meaning checks beyond the schema
 
-_SQUARE = re.compile(r"([a-z]{1,2})([1-9][0-9]?)")
 
 
 def _square_xy(text: str) -> tuple[int, int]:
     """0-based (file, rank) of a schema-valid square (files a..z, aa..af)."""
-    m = _SQUARE.fullmatch(text)
-    if m is None:  # the schema's pattern admits only squares
-        raise ValueError(f"not a square: {text!r}")
-    letters, digits = m.groups()
-    file = 0
-    for ch in letters:
-        file = file * 26 + (ord(ch) - ord("a") + 1)
-    return file - 1, int(digits) - 1
+    square = parse_square(text)
+    return square.file, square.rank
 
 
 def _rect_xy(text: str) -> tuple[int, int, int, int]:

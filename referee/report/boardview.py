@@ -14,17 +14,15 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
+from referee.board import file_name, parse_square, square_name
 from referee.diagnostics import display_width
 from referee.report.messages import message, team_label, word
 
 __all__ = ["Piece", "BoardView", "draw_board", "file_letters", "square_text", "pad"]
 
 
-def file_letters(index: int) -> str:
-    """0 -> ``a``, 25 -> ``z``, 26 -> ``aa`` (maps up to 32 files)."""
-    if index < 26:
-        return chr(ord("a") + index)
-    return "a" + chr(ord("a") + index - 26)
+#: 0 -> ``a``, 26 -> ``aa``: the board's own file names.
+file_letters = file_name
 
 
 def square_text(square: Any) -> str:
@@ -33,21 +31,12 @@ def square_text(square: Any) -> str:
         return "-"
     if isinstance(square, str):
         return square
-    return f"{file_letters(square.file)}{square.rank + 1}"
-
-
-_SQ = re.compile(r"^([a-z]{1,2})(\d+)$")
+    return square_name(square)
 
 
 def _xy(text: str) -> tuple[int, int]:
-    m = _SQ.match(text)
-    if m is None:
-        raise ValueError(f"not a square: {text!r}")
-    letters, digits = m.groups()
-    file = 0
-    for ch in letters:
-        file = file * 26 + (ord(ch) - ord("a") + 1)
-    return file - 1, int(digits) - 1
+    square = parse_square(text)
+    return square.file, square.rank
 
 
 def pad(text: str, width: int) -> str:
