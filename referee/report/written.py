@@ -376,7 +376,7 @@ class WrittenReport(EventVisitor):
         self._why(self._m("stayed", actor=e.actor, square=square_text(e.square), reason=reason))
 
     def on_narrowing(self, e: Any) -> None:
-        self._item(self._m("narrowing", turn=e.turn, stage=e.stage, kept=e.kept), 0)
+        self._item(self._m("narrowing", turn=e.turn, stage=e.stage, kept=_area_text(e.kept)), 0)
         self._depth = 1
         self._narrowed_turn = e.turn
 
@@ -422,3 +422,9 @@ class WrittenReport(EventVisitor):
 def render_written(report: Report, lang: str, markup: Markup, *, explain: bool = False) -> str:
     """The text or Markdown report as one string ending in a newline."""
     return WrittenReport(report, lang, markup, explain=explain).render()
+
+
+def _area_text(rect: str) -> str:
+    """``"b2-g7"`` as it is; a one-area stage ``"e4-e4"`` as ``"e4"`` (R-NARROW-1's last stage)."""
+    first, _, last = rect.partition("-")
+    return first if first == last else rect
