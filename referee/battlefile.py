@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import difflib
 import functools
-import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.diagnostics import Diagnostic, ReferError, has_errors
+from referee.plan import parse_plan
 from referee.ruleset import Ruleset, load_ruleset
 from referee.sheet import CharacterSheet, load_sheet
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
@@ -151,11 +151,7 @@ def parse_plan_of(sheet: CharacterSheet) -> tuple[Any, list[Diagnostic]]:
 def _parse_plan_cached(text: str, file: str) -> tuple[Any, tuple[Diagnostic, ...]]:
     """Plans are parsed once per text and file: the AST is frozen, and a
     round (or a batch worker) meets the same plan in many battles."""
-    try:
-        plan_mod: Any = importlib.import_module("referee.plan")
-    except ImportError:
-        return None, ()
-    plan, diags = plan_mod.parse_plan(text, file)
+    plan, diags = parse_plan(text, file)
     return plan, tuple(diags)
 
 

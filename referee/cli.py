@@ -28,7 +28,7 @@ EPILOG = """examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser; commands whose module is absent are left out."""
+    """The full argument parser, one subcommand per module of ``referee.commands``."""
     parser = argparse.ArgumentParser(
         prog="referee",
         description="Referee for TCG Tactics battles: check plans, resolve battles, write reports.",
@@ -38,13 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"referee {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"referee.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"referee.commands.{name}":
-                continue
-            raise
-        module.register(subparsers)
+        importlib.import_module(f"referee.commands.{name}").register(subparsers)
     return parser
 
 

@@ -14,7 +14,6 @@ merged in, shifted so that an inline plan's errors point into the sheet.
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
+from referee.plan import check_plan, parse_condition, parse_plan
 from referee.ruleset import Ruleset
 from referee.yamlio import YamlDocument, load_yaml, schema_diagnostics
 
@@ -384,29 +384,19 @@ def _plan_diagnostics(sheet: CharacterSheet, ruleset: Ruleset, doc: YamlDocument
     """Seam to :mod:`referee.plan`: parse pattern conditions and the plan, check
     the plan against the sheet (names, R-CHAR-4 clause count) and return the
     diagnostics, an inline plan's shifted to point into the sheet.
-
-    Until ``referee.plan`` exists this returns nothing: the texts are kept on
-    the sheet and parsed when the plan module lands. Contract relied on
-    (docs/architecture.md): ``parse_plan(text, file) -> (Plan, diags)``,
-    ``parse_condition(text, file, line, column) -> (Condition, diags)``,
-    ``check_plan(plan, sheet, catalog) -> diags``.
     """
-    try:
-        plan_mod: Any = importlib.import_module("referee.plan")
-    except ImportError:
-        return []
     out: list[Diagnostic] = []
     for pattern in sheet.patterns:
         if pattern.condition_text is not None:
-            _, cond_diags = plan_mod.parse_condition(pattern.condition_text, sheet.file, pattern.condition_line, pattern.condition_column)
+            _, cond_diags = parse_condition(pattern.condition_text, sheet.file, pattern.condition_line, pattern.condition_column)
             out.extend(cond_diags)
     if sheet.plan_text is None or sheet.plan_file is None:
         return out
     inline = sheet.plan_file == sheet.file
-    plan, plan_diags = plan_mod.parse_plan(sheet.plan_text, sheet.plan_file)
+    plan, plan_diags = parse_plan(sheet.plan_text, sheet.plan_file)
     plan_diags = list(plan_diags)
     if plan is not None:
-        plan_diags += list(plan_mod.check_plan(plan, sheet, ruleset.catalog))
+        plan_diags += list(check_plan(plan, sheet, ruleset.catalog))
         clauses = getattr(plan, "clauses", None)
         limit = ruleset.max_clauses(sheet.intellect)
         if clauses is not None and len(clauses) > limit:

@@ -1,23 +1,15 @@
 """Helpers for the report, CLI and golden tests: the fixtures and how to
-resolve them (the engine needs referee.board/mapgraph; until they exist the
-tests that resolve battles are skipped with that reason)."""
+resolve them."""
 
 from __future__ import annotations
 
 import functools
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 DEMO = ROOT / "referee" / "demo" / "demo.battle.yaml"
-
-
-def need_engine() -> None:
-    """Skip (with the reason) when the geometry modules have not landed yet."""
-    pytest.importorskip("referee.board", reason="referee.board has not landed yet; the engine cannot run")
-    pytest.importorskip("referee.mapgraph", reason="referee.mapgraph has not landed yet; the engine cannot run")
 
 
 def fixture_battles() -> list[Path]:

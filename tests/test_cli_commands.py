@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from reporthelpers import FIXTURES, need_engine
+from reporthelpers import FIXTURES
 
-need_engine()
 
-from referee.cli import build_parser, main  # noqa: E402
+from referee.cli import build_parser, main
 
 
 def test_every_command_has_help_with_an_example(capsys: pytest.CaptureFixture[str]) -> None:

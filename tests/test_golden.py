@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from reporthelpers import FIXTURES, ROOT, fixture_battles, need_engine, resolved
+from reporthelpers import FIXTURES, ROOT, fixture_battles, resolved
 
-need_engine()
 
-from referee.cli import main  # noqa: E402
-from referee.report import render  # noqa: E402
+from referee.cli import main
+from referee.report import render
 
 #: golden kind -> (format, language)
 KINDS: dict[str, tuple[str, str]] = {

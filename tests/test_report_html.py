@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from reporthelpers import FIXTURES, need_engine, resolved
+from reporthelpers import FIXTURES, resolved
 
-need_engine()
 
-from referee.report import render  # noqa: E402
-from referee.report.html import replay_steps  # noqa: E402
+from referee.report import render
+from referee.report.html import replay_steps
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-from reporthelpers import FIXTURES, need_engine, resolved
+from reporthelpers import FIXTURES, resolved
 
-need_engine()
 
-from referee.report import render  # noqa: E402
-from referee.report.record import dumps_report, report_from_json  # noqa: E402
+from referee.report import render
+from referee.report.record import dumps_report, report_from_json
 
 
 def test_top_level_fields_in_order() -> None:

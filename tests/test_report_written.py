@@ -6,14 +6,13 @@ import re
 
 import pytest
 
-from reporthelpers import FIXTURES, need_engine, resolved
+from reporthelpers import FIXTURES, resolved
 
-need_engine()
 
-from referee.engine.events import EVENT_TYPES  # noqa: E402
-from referee.report import render  # noqa: E402
-from referee.report.visitor import handled_types  # noqa: E402
-from referee.report.written import WrittenReport  # noqa: E402
+from referee.engine.events import EVENT_TYPES
+from referee.report import render
+from referee.report.visitor import handled_types
+from referee.report.written import WrittenReport
 
 
 def report(name: str):  # type: ignore[no-untyped-def]

@@ -3,9 +3,7 @@ reported at once with its code, line and column; bad YAML never raises."""
 
 from __future__ import annotations
 
-import sys
 import textwrap
-import types
 from pathlib import Path
 from typing import Any
 
@@ -297,39 +295,19 @@ def test_r_char_1_budget_comes_from_the_ruleset(tmp_path: Path) -> None:
 # --- the plan seam ----------------------------------------------------------------
 
 
-def test_plan_seam_shifts_inline_plan_diagnostics_into_the_sheet(ruleset: Ruleset, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With referee.plan present, its diagnostics for an inline plan point into the sheet."""
-    calls: dict[str, Any] = {}
-    fake = types.ModuleType("referee.plan")
-
-    def parse_plan(text: str, file: str) -> tuple[object, list[Diagnostic]]:
-        calls["plan"] = (text, file)
-        return types.SimpleNamespace(clauses=[types.SimpleNamespace(line=i + 1, column=1) for i in range(7)]), [
-            Diagnostic(file, 2, 8, "unknown-skill", "unknown skill 'erupton'")
-        ]
-
-    def parse_condition(text: str, file: str, line: int, column: int) -> tuple[object, list[Diagnostic]]:
-        calls["condition"] = (text, line, column)
-        return object(), []
-
-    def check_plan(plan: object, sheet: CharacterSheet, catalog: object) -> list[Diagnostic]:
-        calls["check"] = sheet.name
-        return []
-
-    fake.parse_plan = parse_plan  # type: ignore[attr-defined]
-    fake.parse_condition = parse_condition  # type: ignore[attr-defined]
-    fake.check_plan = check_plan  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "referee.plan", fake)
-    text = VALID.replace("  - 水水地\n", "  - 水水地: when hp <= 5\n") + "plan: |\n  counter allies\n  extend erupton max\n"
+def test_plan_seam_shifts_inline_plan_diagnostics_into_the_sheet(ruleset: Ruleset) -> None:
+    """The plan language's diagnostics for an inline plan and a pattern
+    condition point into the sheet (file, line, column, source line)."""
+    plan = "plan: |\n  counter allies\n  extend erupton max\n" + "".join(f"  use rest first when turn <= {n}\n" for n in range(5))
+    text = VALID.replace("  - 水水地\n", "  - 水水地: when hp <=< 5\n") + plan
     sheet, diags = parse(text, ruleset)
     assert sheet is None
-    assert calls["condition"] == ("hp <= 5", 5, 15)
-    assert calls["plan"] == ("counter allies\nextend erupton max\n", "t.yaml")
-    assert calls["check"] == "Tomoe"
     by_code = {d.code: d for d in diags}
     shifted = by_code["unknown-skill"]
     assert (shifted.file, shifted.line, shifted.column) == ("t.yaml", 9, 10)
     assert shifted.source_line == "  extend erupton max"
+    condition = by_code["unexpected-token"]  # in the pattern condition 'when hp <=< 5'
+    assert (condition.file, condition.line, condition.column) == ("t.yaml", 5, 20)
     assert by_code["too-many-clauses"].line == 7 + 7  # 7th clause: plan line 7 -> sheet line 14
 
 

@@ -130,8 +130,6 @@ def _check_sheet(path: Path, ruleset: Any) -> list[Diagnostic]:
 
 
 def _check_battle(path: Path) -> list[Diagnostic]:
-    try:
-        from referee.battlefile import check_battle_file
-    except ImportError:
-        return [Diagnostic(str(path), 0, 0, "not-supported", "battle files cannot be checked by this version")]
+    from referee.battlefile import check_battle_file
+
     return list(check_battle_file(path))

@@ -16,14 +16,11 @@ def compile_plan(plan: Any, ruleset: Any, allies: Iterable[str] = ()) -> PlanRul
     """The engine's view of a parsed plan (``allies``: the names of the
     character's army, for ``only target NAME``, R-EXT-9).
 
-    :raises TypeError: for an object that is neither PlanRules nor a plan AST.
     """
     if isinstance(plan, PlanRules):
         return plan
-    try:
-        from referee.engine.astcompile import compile_ast_plan
-    except ImportError as exc:  # the plan package has not landed yet
-        raise TypeError(f"cannot compile plan of type {type(plan).__name__}: {exc}") from exc
+    from referee.engine.astcompile import compile_ast_plan
+
     return compile_ast_plan(plan, ruleset, allies)
 
 

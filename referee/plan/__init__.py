@@ -15,7 +15,6 @@ The language itself is documented in docs/plan-language.md.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any, Sequence
 
 from referee.diagnostics import Diagnostic
@@ -27,19 +26,9 @@ from referee.plan.check import resolve_plan
 from referee.plan.format import format_clause, format_condition, format_plan
 from referee.plan.parser import iter_conditions, parse_condition
 
-#: TRANSITION: true once the engine can compile plan ASTs
-#: (``referee.engine.astcompile``, written concurrently). Until then
-#: :func:`parse_plan` reports every diagnostic but hands callers no plan, so a
-#: battle is resolved with the rules' defaults instead of failing; the full
-#: parser is always available as :func:`referee.plan.parser.parse_plan`.
-ENGINE_COMPILES_PLANS: bool = importlib.util.find_spec("referee.engine.astcompile") is not None
-
-
 def parse_plan(text: str, file: str = "<string>", line_offset: int = 0) -> tuple[Plan | None, list[Diagnostic]]:
-    """Parse a plan: see :func:`referee.plan.parser.parse_plan`. (Returns no
-    plan only while :data:`ENGINE_COMPILES_PLANS` is false.)"""
-    plan, diags = _parser.parse_plan(text, file, line_offset)
-    return (plan if ENGINE_COMPILES_PLANS else None), diags
+    """Parse a plan: see :func:`referee.plan.parser.parse_plan`."""
+    return _parser.parse_plan(text, file, line_offset)
 
 
 def check_plan(
@@ -61,7 +50,6 @@ def check_plan(
 
 __all__ = [
     "Condition",
-    "ENGINE_COMPILES_PLANS",
     "Plan",
     "ast",
     "check_plan",

@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 from referee import __version__
 from referee.battlefile import Battle
+from referee.plan.format import format_clause
 from referee.ruleset import Ruleset
 from referee.sheet import CharacterSheet, Pattern
 
@@ -103,13 +104,9 @@ def _rel(path: str, folder: str) -> str:
 
 def parsed_clauses(plan: Any) -> list[dict[str, Any]]:
     """The parsed plan as canonical text, one clause per entry with its line
-    (``referee.plan.format``); empty without a plan or a pretty-printer."""
+    (``referee.plan.format``); empty without a plan."""
     clauses = getattr(plan, "clauses", None)
     if not clauses:
-        return []
-    try:
-        from referee.plan.format import format_clause
-    except ImportError:
         return []
     return [{"line": int(getattr(c, "line", 0)), "clause": format_clause(c)} for c in clauses]
 
