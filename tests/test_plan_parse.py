@@ -192,6 +192,12 @@ def test_unknown_clause_suggests_the_keyword() -> None:
     assert d.hint == "did you mean 'use'?"
 
 
+def test_misspelt_keyword_after_a_name_suggests_the_keyword() -> None:
+    """'frist' after a skill name reads as more of the name; the hint names the keyword."""
+    d = assert_diagnostic("use rest frist\n", "unexpected-end", 1, 15)
+    assert d.hint == "did you mean 'first'? ('frist' was read as part of a name)"
+
+
 def test_missing_skill_says_a_skill_name_is_expected() -> None:
     d = assert_diagnostic("stack\n", "unexpected-end", 1, 6)
     assert d.message == "expected a skill name after 'stack', but the line ends there"

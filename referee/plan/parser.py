@@ -300,6 +300,12 @@ def _name_hint(expected: Collection[str], prev: str | None) -> str | None:
     # the parser still wants the keyword it has just seen: it took it as a name
     if prev is not None and prev.lower() in KEYWORDS and prev.upper() in expected:
         return f"'{prev}' was read as a name here; is a name missing before it? (quote names that contain keywords)"
+    # a misspelt keyword after a name reads as more of the name ('use rest frist')
+    if prev is not None and prev.lower() not in KEYWORDS:
+        wanted = sorted(k.lower() for k in expected if k.lower() in KEYWORDS)
+        close = difflib.get_close_matches(prev.lower(), wanted, n=1, cutoff=0.75)
+        if close:
+            return f"did you mean '{close[0]}'? ('{prev}' was read as part of a name)"
     return None
 
 
