@@ -398,6 +398,9 @@ class WrittenReport(EventVisitor):
             key = f"result.draw.{result.reason}"
         else:
             key = f"result.{result.reason}"
+            standing = {team: sum(1 for c in result.final if c.team == team and not c.down) for team in ("white", "black")}
+            if result.reason == "turn_limit" and standing["white"] == standing["black"]:
+                key = "result.turn_limit.hp"  # equal heads: total HP decided (R-GOAL-2)
         try:
             sentence = self._m(key, winner=winner, turns=result.turns)
         except KeyError:
