@@ -98,6 +98,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .6rem;t
 #board th{border:none;font-weight:400;color:#777;font-size:.8rem}
 #board td.out{background:#444}#board td.white{background:#e8f0ff;color:#123f8c}
 #board td.black{background:#ffe9e6;color:#8c1f12}
+#board td.mixed{background:linear-gradient(135deg,#e8f0ff 50%,#ffe9e6 50%);color:#333}
 #controls{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
 #slider{flex:1;min-width:12rem}#legend{font-size:.85rem;margin-top:.3rem}
 #legend span{display:inline-block;margin-right:1rem}#legend .down{text-decoration:line-through;color:#999}
@@ -116,8 +117,10 @@ function show(n){
   for(var y=H-1;y>=0;y--){for(var x=0;x<W;x++){
     var sq=files(x)+(y+1),td=document.getElementById('sq-'+sq),here=at[sq]||[];
     var out=x<s.kept[0]||y<s.kept[1]||x>s.kept[2]||y>s.kept[3]||data.blocked.indexOf(sq)>=0;
-    td.className=out?'out':(here.length?pieces[here[0]].team:'');
-    td.textContent=here.length?s.pieces[here[0]][0]+(here.length>1?'+':''):'';
+    var teams=here.map(function(i){return pieces[i].team;}).filter(function(t,k,a){return a.indexOf(t)===k;});
+    td.className=out?'out':(teams.length>1?'mixed':(teams[0]||''));
+    td.style.fontSize=here.length>2?'.7rem':'';
+    td.textContent=here.map(function(i){return s.pieces[i][0];}).join(' ');
     td.title=here.map(function(i){return pieces[i].name+' HP '+s.pieces[i][2];}).join(', ');}}
   legend.innerHTML='';s.pieces.forEach(function(p,i){var e=document.createElement('span');
     e.textContent=p[0]+' '+pieces[i].name+' HP '+p[2]+'/'+pieces[i].max_hp+' '+(p[1]||'-');
