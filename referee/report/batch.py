@@ -198,7 +198,7 @@ def standings_markdown(outcomes: list[BattleOutcome], name: str) -> str:
     """The round's summary as a GitHub-flavoured Markdown table."""
     c = _counts(outcomes)
     lines = [
-        f"# Round {name}: results",
+        f"# Results: {name}",
         "",
         f"{c['resolved']} of {c['battles']} battles resolved; White won {c['white_wins']}, "
         f"Black won {c['black_wins']}, {c['draws']} drawn; {c['failed']} failed.",
