@@ -56,7 +56,7 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
             return
         if clause.then_use is not None:
             skill = b.ruleset.catalog.get(clause.then_use)
-            if skill is not None and chebyshev(f.square, dest) <= skill.range:
+            if chebyshev(f.square, dest) <= skill.range:
                 _stay(b, f, "in_reach", line, "R-MOVE-8")
                 return
         _step_toward(b, f, dest, "clause", _name(dest), line, "R-MOVE-8")
