@@ -382,3 +382,18 @@ def test_r_ext_9_an_ally_is_never_an_extra_even_when_allies_are_candidates() -> 
                      [fighter("B", "h8", "", plan=plan(HOLD))]))
     (u,) = of(rec, E.SkillUsed)
     assert u.targets == ("W",)  # X, an ally next to W, is not taken as an extra
+
+
+def test_r_plan_5_never_use_and_use_only_also_stop_a_passive_firing() -> None:
+    """R-PLAN-5: "`never use X when C` and `use X only when C` are checked when
+    X is tried, and also stop X firing as a passive"."""
+
+    def reactions(defender_plan: str) -> list[str]:
+        rec = run(battle([fighter("A", "c3", "slash", "剣", plan=plan(HOLD))],
+                         [fighter("V", "c3", "avenger", "地", body=5, plan=plan(defender_plan + HOLD))]))
+        return [f"{r.kind}:{r.skill}" for r in of(rec, E.Reaction) if r.actor == "V"]
+
+    assert reactions("") == ["defence:avenger", "counter:avenger"]
+    assert reactions("never use avenger when hp >= 1\n") == []
+    assert reactions("use avenger only when hp <= 1\n") == []
+    assert reactions("use avenger only when hp >= 1\n") == ["defence:avenger", "counter:avenger"]
