@@ -100,7 +100,9 @@ def obstruct(b: Battle, use: Use, target: Fighter) -> bool:
             continue
         b.emit(E.Obstructed(turn=b.turn, actor=target.name, skill=s.id, by=user.name,
                             against_skill=use.skill.id, panels=panels))
-        if r.sink_area:
+        # R-ST-SINK: sunk "until ... the user is down, whichever comes first": a
+        # user already down (felled earlier in this use, R-CHAR-2a) sinks nothing.
+        if r.sink_area and not user.down:
             b.state.sinks.append(Sink(user.square, user.name, target.name))
             b.emit(E.SinkStarted(turn=b.turn, actor=target.name, skill=s.id, square=user.square))
         return r.cancel
