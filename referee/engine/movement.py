@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.board import Square, chebyshev
+from referee.board import Square, chebyshev, square_name
 from referee.engine import events as E
 from referee.engine.conditions import CondContext
 from referee.engine.core import Battle
@@ -27,12 +27,15 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
         clause = c
         break
     line = clause.line if clause is not None else None
+    # R-MOVE-1/4 first: a character that cannot move is reported as engaged,
+    # sunk or bound even when its plan says hold position, so the report gives
+    # the reason that actually kept it in place (docs/decisions.md).
     blocked = _blocked_reason(b, f)
-    if isinstance(clause, Hold):
-        _stay(b, f, "hold", line, "R-MOVE-7")
-        return
     if blocked:
         _stay(b, f, blocked, line, "R-MOVE-1" if blocked != "bound" else "R-MOVE-4")
+        return
+    if isinstance(clause, Hold):
+        _stay(b, f, "hold", line, "R-MOVE-7")
         return
     if isinstance(clause, MoveToward):
         assert isinstance(goal, Fighter)
@@ -59,7 +62,7 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
             if chebyshev(f.square, dest) <= skill.range:
                 _stay(b, f, "in_reach", line, "R-MOVE-8")
                 return
-        _step_toward(b, f, dest, "clause", _name(dest), line, "R-MOVE-8")
+        _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8")
         return
     if isinstance(clause, KeepAway):
         _keep_away(b, f, line)
@@ -137,12 +140,6 @@ def _dist(b: Battle, a: Square, z: Square) -> int:
     return d if d is not None else 10_000
 
 
-def _name(sq: Square) -> str:
-    from referee.board import square_name
-
-    return square_name(sq)
-
-
 def _step_toward(b: Battle, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
     steps = b.state.graph.next_steps(f.square, dest)
     if not steps:
@@ -165,7 +162,10 @@ def _stay(b: Battle, f: Fighter, reason: str, line: int | None, rule: str) -> No
 
 def _keep_away(b: Battle, f: Fighter, line: int | None) -> None:
     """R-MOVE-8 ``keep away from enemies``: farthest from the nearest enemy,
-    then fewest enemies at that distance, staying wins ties, then R-RNG-1."""
+    then fewest enemies at that distance, staying wins ties, then R-RNG-1.
+
+    Distance is route distance on the map graph, as everywhere else in
+    movement (R-MOVE-5/6); on an open rectangle it equals Chebyshev distance."""
     st = b.state
     enemies = st.enemies_of(f)
     if not enemies:
@@ -174,7 +174,7 @@ def _keep_away(b: Battle, f: Fighter, line: int | None) -> None:
     options = [f.square] + [s for s in st.graph.within_range(f.square, 1) if s != f.square]
 
     def key(s: Square) -> tuple[int, int]:
-        ds = [chebyshev(s, e.square) for e in enemies]
+        ds = [_dist(b, s, e.square) for e in enemies]
         m = min(ds)
         return (-m, ds.count(m))
 

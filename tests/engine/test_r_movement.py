@@ -90,6 +90,20 @@ def test_r_move_1_engaged_character_does_not_move() -> None:
     assert moves(away, "A") == [] and stays(away, "A") == [(1, "engaged")]
 
 
+def test_r_move_1_an_engaged_character_holding_position_is_reported_engaged() -> None:
+    """R-MOVE-1 before R-MOVE-7: an engaged character "may move only if it is
+    not engaged", so when its plan also says `hold position` the stay is
+    reported as engaged (the reason that actually kept it) with the clause's
+    line; while free, the same clause is reported as a hold.  B walks into
+    A's area after A's first action."""
+    b_plan = [NeverUse(line=1, skill="slash"), MoveTo(line=2, square=sq("c3"))]
+    rec = run(battle([fighter("A", "c3", plan=[Hold(line=4)])],
+                     [fighter("B", "d4", "slash", "剣", plan=b_plan)], order=["A", "B"]), turns=2)
+    assert moves(rec, "B") == [(1, "d4", "c3")]
+    assert [(s.turn, s.reason, s.line, s.rule) for s in of(rec, E.Stayed) if s.actor == "A"] == [
+        (1, "hold", 4, "R-MOVE-7"), (2, "engaged", 4, "R-MOVE-1")]
+
+
 def test_r_move_1_sunk_area_stops_everyone_in_it() -> None:
     """R-MOVE-1: it may move only if "its area is not sunk (R-ST-SINK)";
     R-ST-SINK: "A sunk area counts as engaged for everyone in it" -- the user
