@@ -213,6 +213,18 @@ def test_r_ext_7_extend_by_1_only_when_condition_holds() -> None:
     assert [len(t) for _, t in used(three, "A")] == [2]
 
 
+def test_r_ext_7_the_first_applying_extend_decides_so_by_0_switches_a_later_max_off() -> None:
+    """R-EXT-7 with the plan's top-down reading: ``extend eruption by 0 when
+    hp <= 5`` above ``extend eruption max`` keeps the panels while hurt."""
+    text = "extend eruption by 0 when hp <= 5\nextend eruption max\n" + HOLD
+    foes = [fighter("B", "d4", "", body=5, plan=plan(HOLD)), fighter("C", "d4", "", body=5, plan=plan(HOLD))]
+    fresh = run(battle([fighter("A", "c3", "eruption", "火火火", plan=plan(text))], foes))
+    assert [len(t) for _, t in used(fresh, "A")] == [2]
+    hurt = run(battle([fighter("A", "c3", "eruption", "火火火", hp=5, plan=plan(text))], foes))
+    (u,) = of(hurt, E.SkillUsed)
+    assert len(u.targets) == 1 and len(u.panels) == 2
+
+
 # ------------------------------------------------------------- flags, maintain
 
 
