@@ -47,7 +47,7 @@ def inflict(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Ef
                                               entry=i, cause="bound", rule="R-ST-BIND"))
                     release(target, i)
                 return
-        none("every entry is bound", "R-ST-BIND")
+        none("every entry is bound" if target.skills else "no skills", "R-ST-BIND")
     elif status == "bind" and obj == "clause":
         for c in target.plan.clauses:
             if target.clause_active(c.line):

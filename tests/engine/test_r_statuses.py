@@ -586,8 +586,13 @@ def test_r_st_bind_a_bound_entry_cannot_fire_and_with_every_entry_bound_a_skill_
     assert damage_to(rec, "I") == []
     assert damage_to(rec, "B") == [(3, "skill", "ia-temu-curse"), (4, "skill", "ia-temu-curse")]
     assert applied(rec, "B") == [(1, "bind", "skill", 0, None, 3)]
-    assert [(t, tg, s, o) for t, tg, s, o, _, _ in no_effect(rec)] == [(2, "B", "bind", "skill")]
-    assert no_effect(rec)[0][-1] == "R-ST-BIND"
+    assert no_effect(rec) == [(2, "B", "bind", "skill", "every entry is bound", "R-ST-BIND")]
+    # A character with no skill entries at all (only possible in a hand-built
+    # position) is told apart from one whose entries are all bound.
+    bare = strict(battle([fighter("I", "c3", "ia-temu-curse", "地剣", body=5, plan=HOLD)],
+                         [fighter("B", "c3", "", body=5, plan=HOLD)], order=["I", "B"]),
+                  script={"chances": [True]})
+    assert no_effect(bare) == [(1, "B", "bind", "skill", "no skills", "R-ST-BIND")]
 
 
 def test_r_st_bind_a_maintained_entry_is_released_and_makes_no_counter() -> None:
