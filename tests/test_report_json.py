@@ -66,3 +66,33 @@ def test_fast_event_encoder_matches_json_dumps() -> None:
                 "ratio": 0.5, "ok": True, "list": [1, "a\"b\\c\n"], "nested": {"x": []}}]
     for value in samples:
         assert _dump(value) == json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def test_event_lines_are_exactly_json_dumps_of_every_fixture_event() -> None:
+    """The per-class line writer (record.event_json_line) must write what
+    json.dumps writes for the event's dict: every event of every fixture, and
+    events holding quotes, backslashes, newlines, Japanese, None and booleans."""
+    from referee.board import parse_square
+    from referee.engine import events as E
+    from referee.report.record import event_json_line
+
+    def dumps(event: E.Event) -> str:
+        return json.dumps(event.to_json(), ensure_ascii=False, separators=(", ", ": "))
+
+    seen: set[str] = set()
+    for battle in sorted(FIXTURES.glob("*.battle.yaml")):
+        for event in resolved(str(battle)).events:
+            assert event_json_line(event) == dumps(event), (battle.name, event)
+            seen.add(event.TYPE)
+    assert len(seen) >= 25  # most event types occur in the fixtures
+    odd = 'A "q" \\ 名前\n\t'
+    tricky = [
+        E.Moved(turn=1, actor=odd, from_square=parse_square("a1"), to_square=parse_square("b2"), mode="clause",
+                toward=odd, line=None, rule="R-MOVE-8"),
+        E.SkillPassed(turn=2, actor=odd, skill="slash", entry=0, reason="bound", line=None, detail=odd,
+                      rule="R-ST-BIND"),
+        E.TargetsChosen(turn=3, actor="x", skill="eruption", candidates=(odd, "y"), targets=(), preference="nearest",
+                        extend_requested=0, extended=0, rule="R-PLAN-4"),
+    ]
+    for event in tricky:
+        assert event_json_line(event) == dumps(event)

@@ -60,6 +60,7 @@ __all__ = [
     "BattleResult",
     "BattleEnd",
     "EVENT_TYPES",
+    "event_fields",
     "event_to_json",
     "event_from_json",
 ]
@@ -661,6 +662,13 @@ def _codec(cls: type[Event]) -> _Codec:
         )
         _CODECS[cls] = codec
     return codec
+
+
+def event_fields(cls: type[Event]) -> _Codec:
+    """Per field of ``cls``, in declaration order: (Python name, JSON name,
+    kind), kind one of ``plain``, ``tuple``, ``square``, ``square?``,
+    ``squares``, ``result`` -- what a JSON writer must convert."""
+    return _codec(cls)
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
