@@ -68,6 +68,10 @@ def test_explain_adds_the_decisions() -> None:
     assert "why: " not in plain
     assert explained.count("why: skill order:") == sum(e.TYPE == "skill_order" for e in rep.events)
     assert "why: " in explained and "passes over" in explained
+    # Ash's plan says `extend heat-wave max` (R-EXT-7): words, not the internal count
+    assert "extension asked as many as possible, used 0" in explained
+    assert "asked 99" not in explained
+    assert "拡張 要求最大" in render(rep, "text", "ja", explain=True)
 
 
 def test_markdown_is_github_flavoured() -> None:

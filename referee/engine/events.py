@@ -62,6 +62,7 @@ __all__ = [
     "EVENT_TYPES",
     "event_fields",
     "event_to_json",
+    "EXTEND_MAX",
     "event_from_json",
 ]
 
@@ -76,6 +77,11 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         """The event as JSON-ready data with the stable field names."""
         return event_to_json(self)
+
+
+#: ``extend_requested`` of ``extend X max`` (R-EXT-7): more extras than any
+#: group can hold, so "as many as the group and the panels allow".
+EXTEND_MAX = 99
 
 
 # --------------------------------------------------------------- setup / order
@@ -229,7 +235,8 @@ class SkillPassed(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TargetsChosen(Event):
     """A decision: the candidates considered (in preference order) and the
-    targets taken, with how many extras were requested and taken (R-EXT-7)."""
+    targets taken, with how many extras were requested and taken (R-EXT-7).
+    ``extend_requested`` is :data:`EXTEND_MAX` for ``extend X max``."""
 
     TYPE: ClassVar[str] = "targets_chosen"
     actor: str

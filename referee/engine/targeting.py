@@ -16,6 +16,7 @@ from referee.board import chebyshev
 from referee.catalog import Skill
 from referee.engine.conditions import CondContext
 from referee.engine.core import Battle
+from referee.engine.events import EXTEND_MAX
 from referee.engine.panels import plan_extension
 from referee.engine.planquery import has_flag
 from referee.engine.rules import NEAREST, Condition, Extend, Preference
@@ -172,7 +173,7 @@ def choose_targets(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter],
     """The primary and extras of one use (R-PLAN-4, R-EXT-1..9)."""
     pref = preference_for(b, user, skill)
     want = requested_extras(b, user, skill)
-    requested = 99 if want is None else want
+    requested = EXTEND_MAX if want is None else want
     if requested > 0:
         ext = _extended_choice(b, user, skill, pool, base, requested, pref)
         if ext is not None:

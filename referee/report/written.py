@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.events import EXTEND_MAX
 from referee.report.boardview import BoardView, draw_board, square_text
 from referee.report.markup import Markup
 from referee.report.messages import message, skill_label, team_label, word
@@ -260,7 +261,8 @@ class WrittenReport(EventVisitor):
                       preference=self._preference(e.preference),
                       targets=self._list(e.targets))
         if e.extend_requested or e.extended:
-            self._why(self._m("targets.extend", requested=e.extend_requested, extended=e.extended, **fields))
+            asked = word(self.lang, "extend.max") if e.extend_requested == EXTEND_MAX else e.extend_requested
+            self._why(self._m("targets.extend", requested=asked, extended=e.extended, **fields))
         else:
             self._why(self._m("targets", **fields))
 
