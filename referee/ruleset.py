@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -24,9 +25,9 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from referee.board import parse_square
-from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog
+from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog, parse_catalog
 from referee.diagnostics import Diagnostic, ReferError, has_errors
-from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
+from referee.yamlio import YamlDocument, load_yaml, read_yaml_file, schema_diagnostics
 
 #: Name of the default ruleset.
 DEFAULT_RULESET = "tcgt"
@@ -160,7 +161,8 @@ def _builtin_path(name: str) -> Path:
     return Path(str(resources.files("referee").joinpath("data", "rulesets", f"{name}.yaml")))
 
 
-def _is_builtin_name(text: str) -> bool:
+def is_builtin_name(text: str) -> bool:
+    """``tcgt``: a name of a built-in ruleset, not a path (R-VAR rulesets too)."""
     return re.fullmatch(r"[A-Za-z0-9_-]+", text) is not None and not text.endswith((".yaml", ".yml"))
 
 
@@ -173,7 +175,7 @@ def load_ruleset(name_or_path: str | Path = DEFAULT_RULESET) -> Ruleset:
         ruleset, a base it extends or its skill catalogue is missing or invalid.
     """
     text = str(name_or_path)
-    if isinstance(name_or_path, str) and _is_builtin_name(text):
+    if isinstance(name_or_path, str) and is_builtin_name(text):
         return _load_builtin(text)
     ruleset, diags = load_ruleset_file(Path(name_or_path))
     if ruleset is None:
@@ -217,7 +219,7 @@ def _merged_data(
         return own, doc, diags
     if not isinstance(base_ref, str):
         return None, doc, diags + [doc.diagnostic(("extends",), "wrong-type", "extends must name a ruleset")]
-    if _is_builtin_name(base_ref):
+    if is_builtin_name(base_ref):
         if base_ref not in builtin_rulesets():
             close = difflib.get_close_matches(base_ref, builtin_rulesets(), n=1)
             return None, doc, diags + [
@@ -264,7 +266,32 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]
     return out
 
 
-def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Diagnostic]) -> tuple[Ruleset | None, list[Diagnostic]]:
+def embedded_ruleset(ruleset: Ruleset) -> dict[str, Any]:
+    """The ruleset as plain data a report can carry: the merged fields and the
+    skill catalogue's data, so the battle can be replayed on a machine (or in a
+    folder) that does not have the ruleset's files.  Read back with
+    :func:`ruleset_from_embedded`; the digest is the same."""
+    return {"fields": ruleset.data, "skills": ruleset.catalog.data}
+
+
+def ruleset_from_embedded(embedded: Any, display: str) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """A ruleset rebuilt from :func:`embedded_ruleset` data, validated like a
+    file (schema and meaning checks); never raises on bad data."""
+    if not isinstance(embedded, dict) or not isinstance(embedded.get("fields"), dict) \
+            or not isinstance(embedded.get("skills"), dict):
+        return None, [Diagnostic(display, 0, 0, "bad-ruleset", "the embedded ruleset is not a ruleset")]
+    catalog, diags = parse_catalog(json.dumps(embedded["skills"], ensure_ascii=False), f"{display} (skills)")
+    if catalog is None:
+        return None, diags
+    doc, more = load_yaml(json.dumps(embedded["fields"], ensure_ascii=False), display)
+    diags += more
+    if doc is None or not isinstance(doc.data, dict):
+        return None, diags + [Diagnostic(display, 0, 0, "bad-ruleset", "the embedded ruleset is not a ruleset")]
+    return _build(doc, dict(doc.data), Path("."), diags, catalog=catalog)
+
+
+def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Diagnostic],
+           catalog: SkillCatalog | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
     # Positions come from the file being loaded; a field inherited from the base
     # points at its nearest written ancestor (or the top of the file).
     merged_doc = YamlDocument(doc.file, doc.text, data, doc.values, doc.keys)
@@ -272,13 +299,13 @@ def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Di
     if has_errors(diags):
         return None, diags
     diags += ruleset_diagnostics(merged_doc)
-    catalog: SkillCatalog | None = None
     skills_ref = str(data["skills"])
-    try:
-        catalog = load_catalog(None if skills_ref == BUILTIN else folder / skills_ref)
-    except ReferError as err:
-        diags.append(merged_doc.diagnostic(("skills",), "bad-catalog", f"the skill catalogue {skills_ref!r} cannot be loaded"))
-        diags += list(err.diagnostics)
+    if catalog is None:  # from the ruleset's file; an embedded ruleset brings its own
+        try:
+            catalog = load_catalog(None if skills_ref == BUILTIN else folder / skills_ref)
+        except ReferError as err:
+            diags.append(merged_doc.diagnostic(("skills",), "bad-catalog", f"the skill catalogue {skills_ref!r} cannot be loaded"))
+            diags += list(err.diagnostics)
     if has_errors(diags) or catalog is None:
         return None, diags
     digest_data = dict(data)

@@ -80,6 +80,36 @@ def test_replay_confirms_and_names_the_first_difference(tmp_path: Path, capsys: 
     assert f"amount {event['amount']}, " in err and f"got damage" in err and f"amount {event['amount'] - 1}, " in err
 
 
+def test_replay_of_a_custom_ruleset_needs_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A battle under a ruleset file: the report carries the ruleset (fields
+    and skill catalogue), so it replays from another folder, after the round's
+    files are gone; an edited embedded ruleset is caught by its digest."""
+    folder = tmp_path / "round"
+    (folder / "sheets").mkdir(parents=True)
+    for name in ("dana", "eiji"):
+        (folder / "sheets" / f"{name}.yaml").write_text((FIXTURES / "sheets" / f"{name}.yaml").read_text("utf-8"), "utf-8")
+    (folder / "house.ruleset.yaml").write_text("extends: tcgt\nname: house\nturn_limit: 60\n", "utf-8")
+    (folder / "b.battle.yaml").write_text("title: house rules\nruleset: house.ruleset.yaml\nseed: 3\n"
+                                          "teams:\n  white: [sheets/dana.yaml]\n  black: [sheets/eiji.yaml]\n", "utf-8")
+    assert main(["batch", str(folder), "-o", str(tmp_path / "reports"), "--jobs", "1"]) == 0
+    report = tmp_path / "reports" / "b.json"
+    data = json.loads(report.read_text("utf-8"))
+    assert data["inputs"]["ruleset_embedded"]["fields"]["turn_limit"] == 60
+    for path in sorted(folder.rglob("*"), reverse=True):
+        path.rmdir() if path.is_dir() else path.unlink()
+    capsys.readouterr()
+    assert main(["replay", str(report)]) == 0
+    assert capsys.readouterr().out.startswith("identical: ")
+    data["inputs"]["ruleset_embedded"]["fields"]["turn_limit"] = 99
+    report.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    assert main(["replay", str(report)]) == 1
+    assert "error[ruleset-changed]" in capsys.readouterr().err
+    # built-in rulesets are known by name and not embedded
+    builtin = tmp_path / "duel.json"
+    assert main(["resolve", str(FIXTURES / "duel.battle.yaml"), "--format", "json", "-o", str(builtin)]) == 0
+    assert "ruleset_embedded" not in json.loads(builtin.read_text("utf-8"))["inputs"]
+
+
 def test_replay_of_a_file_that_is_not_a_report_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "x.json"
     bad.write_text("{not json", "utf-8")

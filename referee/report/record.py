@@ -27,7 +27,7 @@ from referee.battlefile import Battle
 from referee.board import square_name
 from referee.engine.events import Event, event_fields
 from referee.plan.format import format_clause
-from referee.ruleset import Ruleset
+from referee.ruleset import Ruleset, embedded_ruleset, is_builtin_name
 from referee.sheet import CharacterSheet, Pattern
 
 __all__ = [
@@ -163,6 +163,9 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
         "battle": os.path.basename(battle.file),
         "ruleset": battle.ruleset_ref,
         "rules": ruleset_summary(battle.ruleset),
+        # A ruleset from a file travels with the report, so replay needs no file
+        # (built-ins are known by name; the digest proves either is the same).
+        **({} if is_builtin_name(battle.ruleset_ref) else {"ruleset_embedded": embedded_ruleset(battle.ruleset)}),
         "characters": characters,
         "setup": setup,
         "order": list(battle.order) if battle.order is not None else None,

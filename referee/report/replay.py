@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from referee.diagnostics import Diagnostic, ReferError
 from referee.report.record import Report, report_from_json, report_to_json, resolve_inputs
-from referee.ruleset import Ruleset, load_ruleset
+from referee.ruleset import Ruleset, is_builtin_name, load_ruleset, ruleset_from_embedded
 
 __all__ = ["ReplayOutcome", "load_report", "replay_report", "describe_event"]
 
@@ -50,11 +50,20 @@ def load_report(path: str | Path) -> tuple[Report, dict[str, Any]]:
 
 
 def _ruleset_for(report: Report, path: Path, override: str | None) -> Ruleset:
-    ref = override or str(report.inputs.get("ruleset") or report.ruleset["name"])
-    is_path = override is not None or "/" in ref or ref.endswith((".yaml", ".yml"))
-    if is_path and override is None:
-        ref = str(path.parent / ref)
-    ruleset = load_ruleset(Path(ref) if is_path else ref)
+    """``--ruleset`` if given; else the ruleset embedded in the report (one
+    that came from a file); else the built-in named by the report."""
+    embedded = report.inputs.get("ruleset_embedded")
+    if override is not None:
+        ruleset = load_ruleset(override if is_builtin_name(override) else Path(override))
+    elif embedded is not None:
+        loaded, diags = ruleset_from_embedded(embedded, f"{path} (inputs.ruleset_embedded)")
+        if loaded is None:
+            raise ReferError(diags)
+        ruleset = loaded
+    else:
+        ref = str(report.inputs.get("ruleset") or report.ruleset["name"])
+        # Reports written before rulesets were embedded name a file next to the battle.
+        ruleset = load_ruleset(ref if is_builtin_name(ref) else path.parent / ref)
     if ruleset.digest != report.ruleset["digest"]:
         raise ReferError([Diagnostic(str(path), 0, 0, "ruleset-changed",
                                      f"ruleset {ruleset.name!r} has changed since the report was written "
