@@ -28,7 +28,7 @@ from typing import Any
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.plan import parse_plan
 from referee.ruleset import Ruleset, load_ruleset
-from referee.sheet import CharacterSheet, load_sheet
+from referee.sheet import CharacterSheet, load_sheet, sheet_name
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
 
 __all__ = [
@@ -271,15 +271,19 @@ class _BattleLoader:
         seed = self.data.get("seed")
         ruleset, ruleset_ref = self._ruleset()
         entries = self._entries(ruleset)
-        if ruleset is None or entries is None:
+        if ruleset is None:
             # Still check what can be checked without the sheets.
             self._order_shape()
-            if ruleset is not None:
-                self._setup_squares(ruleset)
             return None
-        names = self._unique_names(entries)
-        entries = self._apply_setup(entries, names, ruleset)
-        order = self._order(names)
+        # Every error at once: with a broken sheet the rest of the file is still
+        # checked against the sheets that loaded and the names the broken ones
+        # give; name checks only when every character's name is known.
+        names = self._unique_names(self._loaded) | set(self._broken_names)
+        known = names if self._all_named else None
+        fixed = self._apply_setup(self._loaded, known, ruleset)
+        order = self._order(known)
+        if entries is not None:
+            entries = fixed
         if not isinstance(title, str) or entries is None or has_errors(self.diags):
             return None
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
@@ -320,27 +324,30 @@ class _BattleLoader:
 
     def _entries(self, ruleset: Ruleset | None) -> list[BattleEntry] | None:
         teams = self.data.get("teams")
+        self._loaded: list[BattleEntry] = []
+        self._broken_names: list[str] = []  # names read from sheets that failed
+        self._all_named = isinstance(teams, dict)  # every character's name is known
         if not isinstance(teams, dict):
             return None
-        entries: list[BattleEntry] = []
+        entries = self._loaded
         ok = True
         for team in TEAMS:
             paths = teams.get(team)
             if not isinstance(paths, list):
-                ok = False
+                ok = self._all_named = False
                 continue
             for i, rel in enumerate(paths):
                 if not isinstance(rel, str) or not rel.strip():
-                    ok = False
+                    ok = self._all_named = False
                     continue
                 field = ("teams", team, i)
                 target = self._inside(rel, field, "sheet")
                 if target is None:
-                    ok = False
+                    ok = self._all_named = False
                     continue
                 if not target.is_file():
                     self.error(field, "file-not-found", f"character sheet {rel!r} does not exist (looked in {self.folder})")
-                    ok = False
+                    ok = self._all_named = False
                     continue
                 if ruleset is None:
                     continue
@@ -348,11 +355,17 @@ class _BattleLoader:
                 self.diags.extend(sheet_diags)
                 if sheet is None:
                     ok = False
+                    name = sheet_name(target)
+                    if name is None:
+                        self._all_named = False
+                    else:
+                        self._broken_names.append(name)
                     continue
                 plan, plan_diags = parse_plan_of(sheet)
                 if has_errors(plan_diags):
                     self.diags.extend(plan_diags)
                     ok = False
+                    self._broken_names.append(sheet.name)
                     continue
                 entries.append(BattleEntry(team=team, path=rel, sheet=sheet, plan=plan))
         return entries if ok and ruleset is not None else None
@@ -399,7 +412,10 @@ class _BattleLoader:
             elif square in ruleset.map.blocked:
                 self.error(field, "blocked-square", f"setup.{name}.square: {square} is blocked on this map")
 
-    def _apply_setup(self, entries: list[BattleEntry], names: set[str], ruleset: Ruleset) -> list[BattleEntry] | None:
+    def _apply_setup(self, entries: list[BattleEntry], names: set[str] | None, ruleset: Ruleset) -> list[BattleEntry] | None:
+        """The entries with their fixed squares and HP.  ``names``: every
+        character's name, or ``None`` when some are unknown (a sheet that could
+        not be read): names are then not checked."""
         setup = self.data.get("setup")
         if setup is None:
             return entries
@@ -412,10 +428,12 @@ class _BattleLoader:
             if not isinstance(spec, dict):
                 continue
             field = ("setup", name)
-            if str(name) not in names:
+            if names is not None and str(name) not in names:
                 self._unknown_name(field, str(name), names, "setup", at_key=True)
                 continue
-            entry = by_name[str(name)]
+            entry = by_name.get(str(name))
+            if entry is None:
+                continue  # a character whose sheet failed: its errors are reported
             square = spec.get("square")
             hp = spec.get("hp")
             if isinstance(hp, int) and not isinstance(hp, bool) and hp > entry.sheet.max_hp:
@@ -440,13 +458,17 @@ class _BattleLoader:
             if isinstance(name, str):
                 seen.add(name)
 
-    def _order(self, names: set[str]) -> tuple[str, ...] | None:
+    def _order(self, names: set[str] | None) -> tuple[str, ...] | None:
+        """``order`` checked: no duplicates; with every name known (``names``
+        not ``None``), only battle characters and every one of them."""
         order = self.data.get("order")
         if order is None:
             return None
         if not isinstance(order, list) or not all(isinstance(n, str) for n in order):
             return None
         self._order_shape()
+        if names is None:
+            return tuple(order)
         for i, name in enumerate(order):
             if name not in names:
                 self._unknown_name(("order", i), name, names, "order")

@@ -15,7 +15,7 @@ merged in, shifted so that an inline plan's errors point into the sheet.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,18 @@ def load_sheet(path: str | Path, ruleset: Ruleset, root: str | Path | None = Non
     return parse_sheet(text, shown, ruleset, Path(path).parent, root=root)
 
 
+def sheet_name(path: str | Path) -> str | None:
+    """The ``name`` a sheet gives, even when the sheet is invalid (``None``
+    when it cannot be read at all).  Why: a battle whose sheet has an error
+    still checks its ``setup`` and ``order`` against every name."""
+    try:
+        doc, _ = load_yaml(Path(path).read_bytes().decode("utf-8-sig"), str(path))
+    except (OSError, UnicodeDecodeError):
+        return None
+    name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
+    return name.strip() if isinstance(name, str) and name.strip() else None
+
+
 def parse_sheet(
     data_text: str,
     file: str,
@@ -140,9 +152,10 @@ def parse_sheet(
     checker = _SheetChecker(doc, ruleset, Path(base_dir), Path(root) if root is not None else Path(base_dir))
     sheet = checker.check()
     diags += checker.diags
-    if sheet is not None and not has_errors(diags):
-        plan_diags = _plan_diagnostics(sheet, ruleset, doc)
-        diags += plan_diags
+    # The plan and the pattern conditions are checked whatever else is wrong
+    # (every error at once): with the parts of the sheet that are sound, the
+    # checks that need a broken part (the skill list, intellect) skipped.
+    diags += _plan_diagnostics(checker.parts, ruleset, doc)
     diags.sort(key=lambda d: (d.line, d.column))
     if has_errors(diags):
         return None, diags
@@ -160,6 +173,9 @@ class _SheetChecker:
         self.base_dir = base_dir
         self.root = root
         self.diags: list[Diagnostic] = []
+        #: every pattern that could be read, even when the list as a whole is wrong
+        self._conditions: list[Pattern] = []
+        self.parts = _SheetParts(doc.file, [], None, None, None, None, 0, 0)
 
     def error(self, path: tuple[Any, ...], code: str, message: str, **kw: Any) -> None:
         self.diags.append(self.doc.diagnostic(path, code, message, **kw))
@@ -171,9 +187,11 @@ class _SheetChecker:
         patterns = self._patterns(reflex, intellect)
         skills, skill_lines = self._skills(intellect)
         plan = self._plan()
+        text, plan_file, line_off, col_off = plan
+        self.parts = _SheetParts(self.doc.file, self._conditions, skills, intellect,
+                                 text, plan_file, line_off, col_off)
         if not isinstance(name, str) or body is None or reflex is None or intellect is None or patterns is None or skills is None:
             return None
-        text, plan_file, line_off, col_off = plan
         return CharacterSheet(
             file=self.doc.file,
             name=name.strip(),
@@ -251,6 +269,7 @@ class _SheetChecker:
                 ok = False
             else:
                 out.append(pattern)
+                self._conditions.append(pattern)
         return tuple(out) if ok and reflex is not None else None
 
     def _pattern(self, i: int, entry: Any, reflex: int | None) -> Pattern | None:
@@ -380,42 +399,61 @@ class _SheetChecker:
         return text, shown, 0, 0
 
 
-def _plan_diagnostics(sheet: CharacterSheet, ruleset: Ruleset, doc: YamlDocument) -> list[Diagnostic]:
+@dataclass(frozen=True)
+class _SheetParts:
+    """What the plan checks need of a sheet, as far as it could be read.
+
+    ``skills`` / ``intellect`` are ``None`` when that part of the sheet is
+    wrong; the checks that need them are then skipped, never guessed."""
+
+    file: str
+    patterns: list[Pattern]
+    skills: tuple[str, ...] | None
+    intellect: int | None
+    plan_text: str | None
+    plan_file: str | None
+    plan_line_offset: int
+    plan_column_offset: int
+
+
+def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument) -> list[Diagnostic]:
     """Seam to :mod:`referee.plan`: parse pattern conditions and the plan, check
     the plan against the sheet (names, R-CHAR-4 clause count) and return the
     diagnostics, an inline plan's shifted to point into the sheet.
     """
     out: list[Diagnostic] = []
-    for pattern in sheet.patterns:
+    for pattern in parts.patterns:
         if pattern.condition_text is not None:
-            _, cond_diags = parse_condition(pattern.condition_text, sheet.file, pattern.condition_line, pattern.condition_column)
-            out.extend(cond_diags)
-    if sheet.plan_text is None or sheet.plan_file is None:
+            _, cond_diags = parse_condition(pattern.condition_text, parts.file, pattern.condition_line, pattern.condition_column)
+            # show the sheet's line under the caret, not the condition's text alone
+            out.extend(replace(d, source_line=doc.source_line(d.line)) if d.line else d for d in cond_diags)
+    if parts.plan_text is None or parts.plan_file is None:
         return out
-    inline = sheet.plan_file == sheet.file
-    plan, plan_diags = parse_plan(sheet.plan_text, sheet.plan_file)
+    inline = parts.plan_file == parts.file
+    plan, plan_diags = parse_plan(parts.plan_text, parts.plan_file)
     plan_diags = list(plan_diags)
     if plan is not None:
-        plan_diags += list(check_plan(plan, sheet, ruleset.catalog))
+        plan_diags += list(check_plan(plan, None, ruleset.catalog, skills=parts.skills))
         clauses = getattr(plan, "clauses", None)
-        limit = ruleset.max_clauses(sheet.intellect)
-        if clauses is not None and len(clauses) > limit:
-            extra = clauses[limit]
-            plan_diags.append(Diagnostic(
-                sheet.plan_file, int(getattr(extra, "line", 0)), int(getattr(extra, "column", 0)), "too-many-clauses",
-                f"the plan has {len(clauses)} clauses; intellect {sheet.intellect} allows at most {limit} (R-CHAR-4)"))
+        if parts.intellect is not None and clauses is not None:
+            limit = ruleset.max_clauses(parts.intellect)
+            if len(clauses) > limit:
+                extra = clauses[limit]
+                plan_diags.append(Diagnostic(
+                    parts.plan_file, int(getattr(extra, "line", 0)), int(getattr(extra, "column", 0)), "too-many-clauses",
+                    f"the plan has {len(clauses)} clauses; intellect {parts.intellect} allows at most {limit} (R-CHAR-4)"))
     if inline:
-        plan_diags = [_shift(d, sheet, doc) for d in plan_diags]
+        plan_diags = [_shift(d, parts, doc) for d in plan_diags]
     return out + plan_diags
 
 
-def _shift(diag: Diagnostic, sheet: CharacterSheet, doc: YamlDocument) -> Diagnostic:
+def _shift(diag: Diagnostic, parts: _SheetParts, doc: YamlDocument) -> Diagnostic:
     """Move a diagnostic from inline-plan coordinates to sheet coordinates."""
     if not diag.line:
-        return Diagnostic(sheet.file, 0, 0, diag.code, diag.message, diag.hint, diag.severity)
-    line = diag.line + sheet.plan_line_offset
-    column = diag.column + (sheet.plan_column_offset if diag.column else 0)
-    return Diagnostic(sheet.file, line, column, diag.code, diag.message, diag.hint, diag.severity, doc.source_line(line))
+        return Diagnostic(parts.file, 0, 0, diag.code, diag.message, diag.hint, diag.severity)
+    line = diag.line + parts.plan_line_offset
+    column = diag.column + (parts.plan_column_offset if diag.column else 0)
+    return Diagnostic(parts.file, line, column, diag.code, diag.message, diag.hint, diag.severity, doc.source_line(line))
 
 
 def sheet_summary(sheet: CharacterSheet) -> str:

@@ -216,3 +216,29 @@ order: [Kagura, Ash, Kagura]
     battle, diags = load_battle(write(arena, "a.battle.yaml", text))
     assert battle is None
     assert codes(diags) == [("file-not-found", 3), ("off-map", 6), ("duplicate-name", 7)]
+
+
+def test_a_broken_sheet_does_not_hide_the_battle_files_own_errors(arena: Path) -> None:
+    """Every error at once: the sheet's errors, and setup/order checked against
+    the sheets that loaded and the name the broken sheet gives."""
+    write(arena, "sheets/bad.yaml", "name: Bad\nabilities: {body: 9, reflex: 3, intellect: 3}\npatterns: [火火水]\nskills: [slash]\n")
+    text = """title: t
+teams:
+  white: [sheets/kagura.yaml, sheets/bad.yaml]
+  black: [sheets/ash.yaml]
+setup:
+  Kagura: {hp: 99}
+  Nobody: {square: c3}
+  Bad: {square: c4}
+order: [Kagura, Ash, Nobody]
+"""
+    battle, diags = load_battle(write(arena, "a.battle.yaml", text))
+    assert battle is None
+    assert any(d.file.endswith("bad.yaml") and d.is_error for d in diags)
+    got = [(c, line) for c, line in codes(diags) if line >= 5]
+    assert ("out-of-range", 6) in got            # Kagura's hp 99 > 12 (R-CHAR-2)
+    assert ("unknown-character", 7) in got       # setup names Nobody
+    assert ("unknown-character", 9) in got       # order names Nobody
+    assert ("order-incomplete", 9) in got        # ... and misses Bad, known by name
+    assert not any(d.code == "unknown-character" and d.line == 8 for d in diags)  # Bad is a character
+    assert "Bad" in next(d.message for d in diags if d.code == "order-incomplete")

@@ -274,6 +274,41 @@ def test_every_violation_at_once(ruleset: Ruleset) -> None:
     assert all(d.file.endswith("everything_wrong.yaml") for d in diags)
 
 
+def test_the_plan_is_checked_even_when_the_rest_of_the_sheet_is_wrong(ruleset: Ruleset) -> None:
+    """Every error at once: a sheet with creation-rule errors still gets its
+    plan and pattern conditions checked -- syntax, unknown skills, and with a
+    sound intellect the R-CHAR-4 clause count; the caret of a pattern
+    condition's error sits on the sheet's own line."""
+    text = """\
+    name: Bad3
+    abilities: {body: 3, reflex: 3, intellect: 1}
+    patterns:
+      - 火火水
+      - 水水地: when hp <=
+    skills: [rest, fireball]
+    plan: |
+      use fireballz first
+      frobnicate
+      hold position
+      keep away
+    """
+    sheet, diags = parse(text, ruleset)
+    assert sheet is None
+    assert [(d.code, d.line, d.column) for d in diags if d.is_error] == [
+        ("ability-budget", 2, 1),
+        ("pattern-count", 5, 5),
+        ("unexpected-end", 5, 20),
+        ("unknown-skill", 6, 16),
+        ("unknown-skill", 8, 7),
+        ("unknown-clause", 9, 3),
+        ("too-many-clauses", 11, 3),         # 3 clauses; intellect 1 allows 2
+    ]
+    condition = next(d for d in diags if d.code == "unexpected-end")
+    assert condition.source_line == "  - 水水地: when hp <="
+    # a broken skill list: no 'not on this sheet' guesses from a partial list
+    assert not any(d.code == "skill-not-on-sheet" for d in diags)
+
+
 def test_unreadable_sheet(ruleset: Ruleset, tmp_path: Path) -> None:
     _, diags = load_sheet(tmp_path / "none.yaml", ruleset)
     assert [d.code for d in diags] == ["file-not-found"]
