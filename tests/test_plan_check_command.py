@@ -52,3 +52,23 @@ def test_check_non_utf8_plan(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     plan.write_bytes("use 安らぎ first\n".encode("shift_jis"))
     assert main(["check", str(plan)]) == 1
     assert "error[not-utf8]" in capsys.readouterr().err
+
+
+def test_a_sheet_checked_alone_may_use_a_plan_elsewhere_in_the_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``referee check sheets/a.yaml`` with ``plan: ../plans/a.plan``: the plan is
+    inside the folder the player works in, so it is read (a battle file keeps
+    its own tree, tested in test_battlefile.py); a plan outside it is refused."""
+    (tmp_path / "team" / "sheets").mkdir(parents=True)
+    (tmp_path / "team" / "plans").mkdir()
+    (tmp_path / "team" / "plans" / "a.plan").write_text("use rest first when ally hp lost >= 5\n", "utf-8")
+    (tmp_path / "elsewhere.plan").write_text("hold position\n", "utf-8")
+    sheet = ("name: A\nabilities: {body: 3, reflex: 3, intellect: 3}\npatterns: [火火水]\n"
+             "skills: [rest, firecracker]\nplan: ../plans/a.plan\n")
+    (tmp_path / "team" / "sheets" / "a.yaml").write_text(sheet, "utf-8")
+    (tmp_path / "team" / "sheets" / "b.yaml").write_text(sheet.replace("../plans/a.plan", "../../elsewhere.plan"),
+                                                         "utf-8")
+    monkeypatch.chdir(tmp_path / "team")
+    assert main(["check", "sheets/a.yaml"]) == 0
+    assert main(["check", "sheets/b.yaml"]) == 1
+    assert "error[plan-outside]" in capsys.readouterr().err

@@ -125,7 +125,15 @@ def _check_sheet(path: Path, ruleset: Any) -> list[Diagnostic]:
         return []  # the ruleset's own diagnostics are already reported
     from referee.sheet import load_sheet
 
-    _, diags = load_sheet(path, ruleset)
+    # Checked on its own, a sheet's plan may be anywhere under the folder the
+    # player works in (``sheets/a.yaml`` with ``plan: ../plans/a.plan``); a
+    # battle file still keeps every path inside its own folder tree.
+    here = Path.cwd().resolve()
+    try:
+        root = here if path.resolve().is_relative_to(here) else None
+    except OSError:
+        root = None
+    _, diags = load_sheet(path, ruleset, root=root)
     return list(diags)
 
 
