@@ -313,7 +313,7 @@ class _BattleLoader:
             if not target.is_file():
                 self.error(("ruleset",), "file-not-found", f"ruleset file {ref!r} does not exist (looked in {self.folder})")
                 return None, ref
-            return load_ruleset(target), ref
+            return load_ruleset(target, root=self.folder), ref
         except ReferError as err:
             for d in err.diagnostics:
                 if d.code == "unknown-ruleset":

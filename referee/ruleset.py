@@ -166,18 +166,20 @@ def is_builtin_name(text: str) -> bool:
     return re.fullmatch(r"[A-Za-z0-9_-]+", text) is not None and not text.endswith((".yaml", ".yml"))
 
 
-def load_ruleset(name_or_path: str | Path = DEFAULT_RULESET) -> Ruleset:
+def load_ruleset(name_or_path: str | Path = DEFAULT_RULESET, root: Path | None = None) -> Ruleset:
     """A built-in ruleset by name (``"tcgt"``) or a ruleset YAML by path.
 
     Built-ins are cached; files are read afresh each call.
 
+    :param root: a folder the files the ruleset names (the base it extends,
+        its skill catalogue) may not leave -- a battle's folder tree.
     :raises ReferError: with every diagnostic (file, line, column) when the
         ruleset, a base it extends or its skill catalogue is missing or invalid.
     """
     text = str(name_or_path)
     if isinstance(name_or_path, str) and is_builtin_name(text):
         return _load_builtin(text)
-    ruleset, diags = load_ruleset_file(Path(name_or_path))
+    ruleset, diags = load_ruleset_file(Path(name_or_path), root=root)
     if ruleset is None:
         raise ReferError(diags)
     return ruleset
@@ -195,16 +197,29 @@ def _load_builtin(name: str) -> Ruleset:
     return ruleset
 
 
-def load_ruleset_file(path: Path, display: str | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
-    """Load and validate a ruleset file; never raises on bad input."""
-    data, doc, diags = _merged_data(path, display, ())
+def load_ruleset_file(path: Path, display: str | None = None,
+                      root: Path | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """Load and validate a ruleset file; never raises on bad input.
+
+    :param root: see :func:`load_ruleset`; ``None``: no confinement."""
+    data, doc, diags = _merged_data(path, display, (), root)
     if data is None or doc is None or has_errors(diags):
         return None, diags
-    return _build(doc, data, path.parent, diags)
+    return _build(doc, data, path.parent, diags, root=root)
+
+
+def _outside(target: Path, root: Path | None) -> bool:
+    """Whether ``target`` leaves ``root`` (symlinks followed); never with no root."""
+    if root is None:
+        return False
+    try:
+        return not target.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        return True
 
 
 def _merged_data(
-    path: Path, display: str | None, chain: tuple[str, ...]
+    path: Path, display: str | None, chain: tuple[str, ...], root: Path | None = None
 ) -> tuple[dict[str, Any] | None, YamlDocument | None, list[Diagnostic]]:
     """The file's data with its ``extends`` chain merged under it."""
     shown = display if display is not None else str(path)
@@ -230,10 +245,14 @@ def _merged_data(
     else:
         base_path = (path.parent / base_ref)
         base_display = str(Path(shown).parent / base_ref)
+        if _outside(base_path, root):
+            return None, doc, diags + [doc.diagnostic(
+                ("extends",), "path-outside", f"extends path {base_ref!r} leaves the battle file's folder; it was not read",
+                hint="keep rulesets and skill catalogues in the battle's folder or below it")]
     key = str(base_path.resolve())
     if key in chain or key == str(path.resolve()):
         return None, doc, diags + [doc.diagnostic(("extends",), "extends-cycle", f"{base_ref!r} extends this ruleset again (a cycle)")]
-    base, _, base_diags = _merged_data(base_path, base_display, chain + (str(path.resolve()),))
+    base, _, base_diags = _merged_data(base_path, base_display, chain + (str(path.resolve()),), root)
     if base_diags:
         diags += base_diags
     if base is None:
@@ -291,7 +310,7 @@ def ruleset_from_embedded(embedded: Any, display: str) -> tuple[Ruleset | None, 
 
 
 def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Diagnostic],
-           catalog: SkillCatalog | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
+           catalog: SkillCatalog | None = None, root: Path | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
     # Positions come from the file being loaded; a field inherited from the base
     # points at its nearest written ancestor (or the top of the file).
     merged_doc = YamlDocument(doc.file, doc.text, data, doc.values, doc.keys)
@@ -300,6 +319,11 @@ def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Di
         return None, diags
     diags += ruleset_diagnostics(merged_doc)
     skills_ref = str(data["skills"])
+    if catalog is None and skills_ref != BUILTIN and _outside(folder / skills_ref, root):
+        diags.append(merged_doc.diagnostic(
+            ("skills",), "path-outside", f"skills path {skills_ref!r} leaves the battle file's folder; it was not read",
+            hint="keep rulesets and skill catalogues in the battle's folder or below it"))
+        return None, diags
     if catalog is None:  # from the ruleset's file; an embedded ruleset brings its own
         try:
             catalog = load_catalog(None if skills_ref == BUILTIN else folder / skills_ref)

@@ -125,6 +125,28 @@ def test_ruleset_path_may_not_escape_either(arena: Path) -> None:
     assert ("file-not-found", 4) in codes(diags) and ("file-not-found", 5) in codes(diags)
 
 
+def test_the_files_a_ruleset_names_stay_in_the_battles_tree_too(arena: Path) -> None:
+    """A ruleset inside the battle's folder may not reach out through its own
+    ``extends`` or ``skills`` paths (they would be read, and quoted in
+    diagnostics); inside the tree, a chain of file rulesets is fine."""
+    (arena / "round").mkdir()
+    write(arena, "shared.ruleset.yaml", "extends: tcgt\nturn_limit: 50\n")
+    write(arena, "round/up.ruleset.yaml", "extends: ../shared.ruleset.yaml\n")
+    write(arena, "round/cat.ruleset.yaml", "extends: tcgt\nskills: ../skills.yaml\n")
+    write(arena, "round/base.ruleset.yaml", "extends: tcgt\nturn_limit: 40\n")
+    write(arena, "round/ok.ruleset.yaml", "extends: base.ruleset.yaml\n")
+    for name in ("Kagura", "Ash"):
+        write(arena, f"round/sheets/{name.lower()}.yaml", SHEET.format(name=name))
+    teams = "teams:\n  white: [sheets/kagura.yaml]\n  black: [sheets/ash.yaml]\n"
+    for ruleset, field_line in (("up", 1), ("cat", 2)):
+        battle, diags = load_battle(write(arena, f"round/{ruleset}.battle.yaml", f"title: t\nruleset: {ruleset}.ruleset.yaml\n" + teams))
+        assert battle is None
+        assert [(d.code, d.line) for d in diags if d.is_error] == [("path-outside", field_line)]
+        assert diags[0].file.endswith(f"{ruleset}.ruleset.yaml")
+    battle, diags = load_battle(write(arena, "round/ok.battle.yaml", "title: t\nruleset: ok.ruleset.yaml\n" + teams))
+    assert battle is not None and battle.ruleset.turn_limit == 40
+
+
 def test_symlink_out_of_the_tree_is_refused(arena: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     outside = tmp_path_factory.mktemp("outside")
     write(outside, "x.yaml", SHEET.format(name="X"))
