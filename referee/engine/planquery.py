@@ -23,13 +23,15 @@ def has_flag(state: BattleState, f: Fighter, flag: str) -> bool:
     return False
 
 
-def is_stacked(state: BattleState, f: Fighter, skill_id: str) -> bool:
-    """R-SK-1a: ``stack X [when C]`` orders every usable entry of X to fire."""
+def is_stacked(state: BattleState, f: Fighter, skill: Skill) -> bool:
+    """R-SK-1a: ``stack X [when C]`` orders every usable entry of X to fire.
+    The clause names X, so C's ``enemies in range`` / ``ally`` use X's range
+    (interfaces.md)."""
     stacks = f.plan.stacks
     if not stacks:
         return False
     for c in stacks:
-        if c.skill == skill_id and f.clause_active(c.line) and c.when(CondContext(state, f)):
+        if c.skill == skill.id and f.clause_active(c.line) and c.when(CondContext(state, f, skill)):
             return True
     return False
 

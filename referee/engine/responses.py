@@ -121,7 +121,7 @@ def defend(b: Battle, owner: Fighter, attacker: Fighter, element: Element | None
     for i, s, r in _reaction_entries(owner, "hit"):
         if not s.is_defence or not r.applies_to(element):
             continue
-        if s.id in seen and not is_stacked(b.state, owner, s.id):
+        if s.id in seen and not is_stacked(b.state, owner, s):
             continue
         if gate_blocking(b.state, owner, s, attacker) is not None:
             continue
@@ -212,7 +212,7 @@ def counters(b: Battle, owner: Fighter, attacker: Fighter, element: Element | No
     for i, s, r in _reaction_entries(owner, "hit"):
         if r.counter is None or not r.applies_to(element):
             continue
-        if s.id in seen and not is_stacked(b.state, owner, s.id):
+        if s.id in seen and not is_stacked(b.state, owner, s):
             continue
         if gate_blocking(b.state, owner, s, attacker) is not None:
             continue

@@ -195,6 +195,24 @@ def test_r_sk_1a_avenger_fires_once_per_hit_unless_stacked() -> None:
     assert damage_to(rec, "B") == [(2, "skill", "slash")]
 
 
+def test_r_sk_1a_a_stack_condition_counts_enemies_in_the_stacked_skills_range() -> None:
+    """R-SK-1a with interfaces.md: ``stack avenger when enemies in range >= 2``
+    names Avenger, so "in range" is Avenger's range 0 (the same area), not
+    distance 1: with one enemy in B's area and one beside it, no stacking;
+    with both in its area, both entries fire."""
+    from referee.plan.parser import parse_plan
+
+    plan, _ = parse_plan("stack avenger when enemies in range >= 2\nhold position\n", "b.plan")
+
+    def defences(c_square: str) -> list[int]:
+        rec = run(battle([fighter("A", "c3", "slash", "剣", plan=HOLD), fighter("C", c_square, "", plan=HOLD)],
+                         [fighter("B", "c3", "avenger avenger", "地地", body=5, plan=plan)], order=["A", "C", "B"]))
+        return [r.entry for r in of(rec, E.Reaction) if r.kind == "defence"]
+
+    assert defences("d4") == [0]
+    assert defences("c3") == [0, 1]
+
+
 def test_r_turn_4_maintained_skill_and_sala_counters() -> None:
     """R-TURN-4 / R-SK-2: a maintain skill is started actively and its panels
     stay assigned: at the owner's next action they are not reset."""
