@@ -58,8 +58,15 @@ class Battle:
         reduced: int = 0,
         rule: str = "R-SK-3",
     ) -> int:
-        """Apply one loss of HP (floored at 0, R-CHAR-2) as one Damage event."""
+        """Apply one loss of HP (floored at 0, R-CHAR-2) as one Damage event.
+
+        A hit (``skill``/``counter``) is always recorded, 0 included, so the
+        report shows its reduction; poison, a wall or the narrowing meeting a
+        character already at 0 HP (not yet down, R-CHAR-2a) takes nothing and
+        records nothing."""
         amount = max(0, amount)
+        if target.hp <= 0 and cause not in ("skill", "counter"):
+            return 0
         dealt = min(amount, target.hp)
         target.hp -= dealt
         self.emit(E.Damage(

@@ -678,6 +678,21 @@ def test_r_st_poison_on_a_maintained_panel_hurts_at_every_maintenance_step_the_p
     assert hp(rec, "S") == 20 - 5
 
 
+def test_r_st_poison_at_0_hp_takes_nothing_and_records_nothing() -> None:
+    """R-ST-POISON with R-CHAR-2 ("HP never below 0") and R-CHAR-2a (down is
+    settled after the step): S pays Sala with two poisoned panels at 1 HP --
+    the first deals 1, the second meets 0 HP and is not recorded as a
+    0-damage loss; then S is down."""
+    rec = strict(battle([fighter("P", "h1", "poison-fang", "水剣", body=5, plan=once("poison-fang")),
+                         fighter("Q", "h1", "poison-fang", "水剣", body=5, plan=once("poison-fang"))],
+                        [fighter("S", "h1", "sala-twin-trees", "剣剣", body=5, hp=5, plan=HOLD)],
+                        order=["P", "Q", "S"]))
+    assert [a[3] for a in applied(rec, "S")] == [0, 1]
+    assert [(d.amount, d.hp_after, d.cause) for d in of(rec, E.Damage) if d.target == "S"] == [
+        (2, 3, "skill"), (2, 1, "skill"), (1, 0, "poison")]
+    assert [d.target for d in of(rec, E.Down)] == ["S"]
+
+
 def test_r_st_poison_on_a_panel_not_assigned_to_a_maintained_skill_does_not_hurt_at_maintenance() -> None:
     """R-ST-POISON: "at maintenance it deals 1 if assigned to a maintained
     skill": the poison sits on panel 0 (水); Sala is paid with panels 1, 2."""
