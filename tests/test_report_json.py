@@ -17,6 +17,8 @@ def test_top_level_fields_in_order() -> None:
     assert {"referee", "ruleset", "seed", "inputs", "events", "result"} <= set(data)
     assert set(data["ruleset"]) == {"name", "digest"} and len(data["ruleset"]["digest"]) == 64
     assert data["seed"] == 1 and data["seed_source"] == "file"
+    start = data["events"][0]
+    assert start["type"] == "battle_start" and start["seed"] == data["seed"]  # same value, same JSON type
 
 
 def test_inputs_are_normalised_and_relative() -> None:

@@ -99,7 +99,7 @@ def resolve_battle(setup: BattleSetup, ruleset: Any, seed: int | str, *, rng: Rn
                      blocked=frozenset(parse_square(s) for s in spec.blocked))
     state = BattleState(fighters, graph)
     b = Battle(state, ruleset, rng if rng is not None else BattleRng(seed))
-    b.emit(E.BattleStart(turn=0, seed=str(seed), ruleset=ruleset.name,
+    b.emit(E.BattleStart(turn=0, seed=seed, ruleset=ruleset.name,
                          white=tuple(f.name for f in fighters if f.team == WHITE),
                          black=tuple(f.name for f in fighters if f.team == BLACK)))
     for f, c in zip(fighters, setup.combatants):

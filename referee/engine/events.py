@@ -92,7 +92,7 @@ class BattleStart(Event):
     """The battle begins: seed, ruleset and the rosters in roster order."""
 
     TYPE: ClassVar[str] = "battle_start"
-    seed: str
+    seed: int | str  # as given (a number or a word), like the report's top-level seed
     ruleset: str
     white: tuple[str, ...]
     black: tuple[str, ...]
