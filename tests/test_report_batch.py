@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.report import batch as batch_module
 from referee.report.batch import BattleOutcome, _Progress, find_battles, standings_json, standings_markdown
 from referee.report.pipeline import parse_seed, write_atomic
 from reporthelpers import FIXTURES
@@ -78,3 +79,31 @@ def test_seed_option_parsing() -> None:
     assert parse_seed("007") == 7 and parse_seed("round-3") == "round-3"
     with pytest.raises(ValueError):
         parse_seed("  ")
+
+
+def _dies_on_r2(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str) -> BattleOutcome:
+    """A worker whose process dies (as if killed) on the battle r2."""
+    if rel.startswith("r2"):
+        os._exit(3)
+    return _REAL_RESOLVE_ONE(path, rel, outdir, formats, lang)
+
+
+_REAL_RESOLVE_ONE = batch_module.resolve_one
+
+
+@pytest.mark.skipif(batch_module._fork_context() is None, reason="needs the fork start method (Linux)")
+def test_a_worker_process_that_dies_loses_only_its_own_battle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'A battle that crashes is listed with its error and the rest still
+    finish' -- even when the crash kills the worker process, which breaks the
+    whole process pool: the unfinished battles are run again one pool each."""
+    import shutil
+
+    round_dir = tmp_path / "round"
+    shutil.copytree(FIXTURES / "round", round_dir)
+    monkeypatch.setattr(batch_module, "resolve_one", _dies_on_r2)  # forked workers inherit it
+    outcomes = batch_module.run_batch(round_dir, tmp_path / "out", jobs=2, progress=io.StringIO())
+    assert [(o.battle, o.status) for o in outcomes] == [
+        ("r1.battle.yaml", "ok"), ("r2.battle.yaml", "crashed"), ("r3-broken.battle.yaml", "invalid")]
+    assert "worker process resolving it died" in (outcomes[1].error or "")
+    assert (tmp_path / "out" / "r1.json").exists() and not (tmp_path / "out" / "r2.json").exists()
+    assert "crashed" in (tmp_path / "out" / "standings.md").read_text("utf-8")

@@ -16,6 +16,7 @@ import os
 import sys
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, TextIO
@@ -152,6 +153,26 @@ class _Progress:
         self.stream.flush()
 
 
+def _run_pool(pool: Any, tasks: list[tuple[str, str]], outdir: str, formats: tuple[str, ...], lang: str,
+              outcomes: list[BattleOutcome], bar: _Progress) -> list[tuple[str, str]]:
+    """Resolve ``tasks`` in ``pool``, adding outcomes; returns the tasks left
+    unresolved because a worker process died (the pool is then broken)."""
+    left: list[tuple[str, str]] = []
+    with pool:
+        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang): (path, rel) for path, rel in tasks}
+        for future in as_completed(futures):
+            try:
+                outcome = future.result()
+            except BrokenProcessPool:
+                left.append(futures[future])
+                continue
+            except Exception as err:  # resolve_one never raises; a pickling failure would
+                outcome = BattleOutcome(battle=futures[future][1], status="crashed", error=f"worker failed: {err}")
+            outcomes.append(outcome)
+            bar.update(outcome)
+    return sorted(left, key=lambda t: t[1])
+
+
 def run_batch(
     folder: str | Path,
     outdir: str | Path,
@@ -185,13 +206,14 @@ def run_batch(
 
             def executor_factory(n: int) -> Any:
                 return ProcessPoolExecutor(max_workers=n, initializer=_worker_init, mp_context=context)
-        with executor_factory(jobs) as pool:
-            futures = {pool.submit(resolve_one, path, rel, str(out), formats, lang): rel for path, rel in tasks}
-            for future in as_completed(futures):
-                try:
-                    outcome = future.result()
-                except Exception as err:  # the worker process itself died
-                    outcome = BattleOutcome(battle=futures[future], status="crashed", error=f"worker failed: {err}")
+        left = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar)
+        # A worker process that died (killed, out of memory) breaks the whole
+        # pool: every battle it had not finished is run again, each in a pool of
+        # its own, so only the battle that kills its worker is lost.
+        for task in left:
+            for crashed in _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar):
+                outcome = BattleOutcome(battle=crashed[1], status="crashed",
+                                        error="internal error: the worker process resolving it died")
                 outcomes.append(outcome)
                 bar.update(outcome)
     outcomes.sort(key=lambda o: o.battle)
