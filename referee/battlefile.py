@@ -270,7 +270,7 @@ class _BattleLoader:
         title = self.data.get("title")
         seed = self.data.get("seed")
         ruleset, ruleset_ref = self._ruleset()
-        entries = self._entries(ruleset)
+        every_sheet_loaded = self._entries(ruleset) is not None
         if ruleset is None:
             # Still check what can be checked without the sheets.
             self._order_shape()
@@ -280,11 +280,9 @@ class _BattleLoader:
         # give; name checks only when every character's name is known.
         names = self._unique_names(self._loaded) | set(self._broken_names)
         known = names if self._all_named else None
-        fixed = self._apply_setup(self._loaded, known, ruleset)
+        entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
-        if entries is not None:
-            entries = fixed
-        if not isinstance(title, str) or entries is None or has_errors(self.diags):
+        if not isinstance(title, str) or not every_sheet_loaded or entries is None or has_errors(self.diags):
             return None
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             seed = None

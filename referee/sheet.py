@@ -433,15 +433,9 @@ def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument) -
     plan, plan_diags = parse_plan(parts.plan_text, parts.plan_file)
     plan_diags = list(plan_diags)
     if plan is not None:
-        plan_diags += list(check_plan(plan, None, ruleset.catalog, skills=parts.skills))
-        clauses = getattr(plan, "clauses", None)
-        if parts.intellect is not None and clauses is not None:
-            limit = ruleset.max_clauses(parts.intellect)
-            if len(clauses) > limit:
-                extra = clauses[limit]
-                plan_diags.append(Diagnostic(
-                    parts.plan_file, int(getattr(extra, "line", 0)), int(getattr(extra, "column", 0)), "too-many-clauses",
-                    f"the plan has {len(clauses)} clauses; intellect {parts.intellect} allows at most {limit} (R-CHAR-4)"))
+        # names, sheet skills and (with a sound intellect) the R-CHAR-4 clause count
+        plan_diags += list(check_plan(plan, None, ruleset.catalog, skills=parts.skills, intellect=parts.intellect,
+                                      max_clauses_per_intellect=ruleset.max_clauses_per_intellect))
     if inline:
         plan_diags = [_shift(d, parts, doc) for d in plan_diags]
     return out + plan_diags

@@ -99,9 +99,8 @@ def check_plan(
     """Every semantic problem of a parsed plan (see the module docstring).
 
     :param sheet: optional character sheet; its ``skills`` (ids, sheet order)
-        are used when ``skills`` is not given. (The sheet loader counts clauses
-        itself with its ruleset's factor, so a sheet alone does not trigger the
-        R-CHAR-4 check.)
+        are used when ``skills`` is not given. (The sheet loader passes
+        ``intellect`` and its ruleset's ``max_clauses_per_intellect``.)
     :param catalog: the ruleset's skill catalogue (default: the built-in one).
     :param skills: the sheet's skill ids; ``None`` skips sheet-dependent checks.
     :param intellect: the character's intellect; ``None`` skips R-CHAR-4.

@@ -78,9 +78,7 @@ def _load(path: Path) -> Lark | None:
     try:
         data = ast.literal_eval(path.read_text(encoding="utf-8"))
         parser = Lark.load(data)  # a dict: lark deserialises it without pickle
-    except FileNotFoundError:
-        return None
-    except Exception:  # a damaged or foreign file: rebuild rather than fail
+    except Exception:  # absent, damaged or foreign: build rather than fail
         return None
     return parser if isinstance(parser, Lark) else None
 
