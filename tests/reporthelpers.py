@@ -20,6 +20,6 @@ def fixture_battles() -> list[Path]:
 @functools.lru_cache(maxsize=None)
 def resolved(path: str):  # type: ignore[no-untyped-def]
     """A fixture's report, resolved once per test session."""
-    from referee.report.pipeline import resolve_file
+    from referee.app.pipeline import resolve_file
 
     return resolve_file(path)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.report import batch as batch_module
-from referee.report.batch import BattleOutcome, _Progress, find_battles, standings_json, standings_markdown
-from referee.report.pipeline import parse_seed, write_atomic
+from referee.app import batch as batch_module
+from referee.app.batch import BattleOutcome, _Progress, find_battles, standings_json, standings_markdown
+from referee.app.pipeline import parse_seed, write_atomic
 from reporthelpers import FIXTURES
 
 

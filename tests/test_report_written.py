@@ -10,7 +10,7 @@ from reporthelpers import FIXTURES, resolved
 
 from referee.engine.events import EVENT_TYPES
 from referee.report import render
-from referee.report.pipeline import resolve_file
+from referee.app.pipeline import resolve_file
 from referee.report.visitor import handled_types
 from referee.report.written import WrittenReport
 

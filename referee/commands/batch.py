@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from referee.report import FORMATS, LANGS
-from referee.report.batch import run_batch
+from referee.app.batch import run_batch
 
 EXAMPLE = """examples:
   referee batch rounds/3                       reports into rounds/3/reports/

@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.commands.resolve import add_output_options, emit
 from referee.report import render
-from referee.report.pipeline import resolve_file
+from referee.app.pipeline import resolve_file
 
 EXAMPLE = """examples:
   referee demo                                 the demo's text report

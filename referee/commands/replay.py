@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from referee.report.replay import replay_report
+from referee.app.replay import replay_report
 
 EXAMPLE = """examples:
   referee resolve round3.battle.yaml --format json -o round3.json

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from referee.report import FORMATS, LANGS, render
-from referee.report.pipeline import parse_seed, resolve_file, write_atomic
+from referee.app.pipeline import parse_seed, resolve_file, write_atomic
 
 EXAMPLE = """examples:
   referee resolve round3.battle.yaml                    text report on the terminal

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from referee.battlefile import load_battle
 from referee.diagnostics import ReferError, has_errors
-from referee.report.record import Report, battle_inputs, resolve_inputs
+from referee.app.inputs import battle_inputs, resolve_inputs
+from referee.report.record import Report
 
 __all__ = ["draw_seed", "parse_seed", "resolve_file", "write_atomic"]
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from referee.diagnostics import Diagnostic, ReferError
-from referee.report.record import Report, report_from_json, report_to_json, resolve_inputs
+from referee.app.inputs import resolve_inputs
+from referee.report.record import Report, report_from_json, report_to_json
 from referee.ruleset import Ruleset, is_builtin_name, load_ruleset, ruleset_from_embedded
 
 __all__ = ["ReplayOutcome", "load_report", "replay_report", "describe_event"]

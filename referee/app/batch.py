@@ -23,7 +23,7 @@ from typing import Any, Callable, TextIO
 
 from referee.diagnostics import ReferError, format_diagnostics
 from referee.report import SUFFIXES, render
-from referee.report.pipeline import resolve_file, write_atomic
+from referee.app.pipeline import resolve_file, write_atomic
 
 __all__ = ["BattleOutcome", "find_battles", "run_batch", "standings_markdown", "standings_json"]
 

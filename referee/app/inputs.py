@@ -1,0 +1,184 @@
+"""The normalised inputs of a battle, and the engine driver fed from them.
+
+Style lesson 8, "the input record *is* the replay": :func:`battle_inputs`
+normalises a loaded battle (sheets, plans as their text, setup, order, and the
+few ruleset facts a reader needs: house rules and skill names);
+:func:`setup_from_inputs` rebuilds the engine's ``BattleSetup`` from those
+inputs alone, and ``referee resolve`` itself goes through it, so a resolve and
+a replay cannot differ in what they feed the engine. This is an application
+service: renderers (``referee.report``) only read the :class:`Report` it makes.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from referee import __version__
+from referee.battlefile import Battle, parse_plan_of
+from referee.board import parse_square
+from referee.elements import parse_pattern
+from referee.engine.battle import BattleSetup, Combatant, resolve_battle
+from referee.plan.format import format_clause
+from referee.report.record import Report
+from referee.ruleset import Ruleset, embedded_ruleset, is_builtin_name
+from referee.sheet import CharacterSheet, Pattern
+
+__all__ = [
+    "battle_inputs",
+    "setup_from_inputs",
+    "resolve_inputs",
+    "skill_names",
+    "ruleset_summary",
+    "parsed_clauses",
+]
+
+
+
+def skill_names(ruleset: Ruleset, ids: list[str]) -> dict[str, dict[str, str]]:
+    """``{id: {"en", "ja"}}`` for the given skill ids, in catalogue order."""
+    wanted = set(ids)
+    return {s.id: {"en": s.name_en, "ja": s.name_ja} for s in ruleset.catalog.skills if s.id in wanted}
+
+
+def ruleset_summary(ruleset: Ruleset) -> dict[str, Any]:
+    """The house rules a report prints: map, turn limit, narrowing, initiative, variants."""
+    return {
+        "description": ruleset.description,
+        "map": {"width": ruleset.map.width, "height": ruleset.map.height,
+                "adjacency": ruleset.map.adjacency, "blocked": list(ruleset.map.blocked)},
+        "turn_limit": ruleset.turn_limit,
+        "narrowing": [{"after_turn": n.after_turn, "keep": n.keep, "keep_one_of": n.keep_one_of}
+                      for n in ruleset.narrowing],
+        "initiative": {"dice": ruleset.initiative.dice, "sides": ruleset.initiative.sides,
+                       "reroll": ruleset.initiative.reroll},
+        "goal": [ruleset.goal.numerator, ruleset.goal.denominator],
+        "variants": [name for name in ("orm", "soul", "d20", "wiz") if getattr(ruleset.variants, name, False)],
+    }
+
+
+def _rel(path: str, folder: str) -> str:
+    rel = os.path.relpath(path, folder) if folder else path
+    return rel.replace(os.sep, "/")
+
+
+def parsed_clauses(plan: Any) -> list[dict[str, Any]]:
+    """The parsed plan as canonical text, one clause per entry with its line
+    (``referee.plan.format``); empty without a plan."""
+    clauses = getattr(plan, "clauses", None)
+    if not clauses:
+        return []
+    return [{"line": int(getattr(c, "line", 0)), "clause": format_clause(c)} for c in clauses]
+
+
+def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder: str,
+                  plan_ast: Any = None) -> dict[str, Any]:
+    plan: dict[str, Any] | None = None
+    if sheet.plan_text is not None:
+        inline = sheet.plan_file == sheet.file or sheet.plan_file is None
+        plan = {
+            "file": rel_path if inline else _rel(sheet.plan_file or "", battle_folder),
+            "inline": inline,
+            "line_offset": sheet.plan_line_offset,
+            "column_offset": sheet.plan_column_offset,
+            "text": sheet.plan_text,
+            "parsed": parsed_clauses(plan_ast),
+        }
+    return {
+        "name": sheet.name,
+        "team": team,
+        "sheet": rel_path,
+        "body": sheet.body,
+        "reflex": sheet.reflex,
+        "intellect": sheet.intellect,
+        "max_hp": sheet.max_hp,
+        "patterns": [
+            {"elements": p.text, "condition": p.condition_text, "line": p.line, "column": p.column,
+             "condition_line": p.condition_line, "condition_column": p.condition_column}
+            for p in sheet.patterns
+        ],
+        "skills": list(sheet.skills),
+        "skill_lines": list(sheet.skill_lines),
+        "plan": plan,
+    }
+
+
+def battle_inputs(battle: Battle) -> dict[str, Any]:
+    """The normalised inputs of a loaded battle, in a fixed key order.
+
+    Paths are relative to the battle file so the record does not depend on
+    the directory the referee was run from.
+    """
+    folder = os.path.dirname(battle.file)
+    characters = [_sheet_inputs(e.sheet, e.team, e.path, folder, e.plan) for e in battle.entries]
+    setup = {e.name: {k: v for k, v in (("square", e.square), ("hp", e.hp)) if v is not None}
+             for e in battle.entries if e.square is not None or e.hp is not None}
+    all_skills = [s for e in battle.entries for s in e.sheet.skills]
+    return {
+        "title": battle.title,
+        "battle": os.path.basename(battle.file),
+        "ruleset": battle.ruleset_ref,
+        "rules": ruleset_summary(battle.ruleset),
+        # A ruleset from a file travels with the report, so replay needs no file
+        # (built-ins are known by name; the digest proves either is the same).
+        **({} if is_builtin_name(battle.ruleset_ref) else {"ruleset_embedded": embedded_ruleset(battle.ruleset)}),
+        "characters": characters,
+        "setup": setup,
+        "order": list(battle.order) if battle.order is not None else None,
+        "skill_names": skill_names(battle.ruleset, all_skills),
+    }
+
+
+def _sheet_from_inputs(c: Mapping[str, Any]) -> CharacterSheet:
+    plan = c.get("plan")
+    return CharacterSheet(
+        file=c["sheet"],
+        name=c["name"],
+        body=c["body"],
+        reflex=c["reflex"],
+        intellect=c["intellect"],
+        max_hp=c["max_hp"],
+        patterns=tuple(
+            Pattern(parse_pattern(p["elements"]), p["condition"], p["line"], p["column"],
+                    p["condition_line"], p["condition_column"])
+            for p in c["patterns"]
+        ),
+        skills=tuple(c["skills"]),
+        skill_lines=tuple(c["skill_lines"]),
+        plan_text=plan["text"] if plan else None,
+        plan_file=(c["sheet"] if plan["inline"] else plan["file"]) if plan else None,
+        plan_line_offset=plan["line_offset"] if plan else 0,
+        plan_column_offset=plan["column_offset"] if plan else 0,
+    )
+
+
+def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
+    """The engine's ``BattleSetup`` rebuilt from normalised inputs alone.
+
+    Both ``resolve`` and ``replay`` feed the engine through this function.
+    """
+    setup = inputs.get("setup") or {}
+    combatants = []
+    for c in inputs["characters"]:
+        sheet = _sheet_from_inputs(c)
+        plan, _ = parse_plan_of(sheet)
+        fixed = setup.get(c["name"], {})
+        square = fixed.get("square")
+        combatants.append(Combatant(sheet=sheet, plan=plan, team=c["team"],
+                                    square=parse_square(square) if square else None, hp=fixed.get("hp")))
+    order = inputs.get("order")
+    return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None)
+
+
+def resolve_inputs(inputs: Mapping[str, Any], ruleset: Ruleset, seed: int | str, seed_source: str) -> Report:
+    """Resolve normalised inputs with the engine and wrap the record as a report."""
+    record = resolve_battle(setup_from_inputs(inputs), ruleset, seed)
+    return Report(
+        referee=__version__,
+        ruleset={"name": ruleset.name, "digest": ruleset.digest},
+        seed=seed,
+        seed_source=seed_source,
+        inputs=inputs,
+        events=tuple(record.events),
+        result=record.result,
+    )
