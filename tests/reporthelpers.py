@@ -23,3 +23,16 @@ def resolved(path: str):  # type: ignore[no-untyped-def]
     from referee.app.pipeline import resolve_file
 
     return resolve_file(path)
+
+
+def renamed(report, old: str, new: str):  # type: ignore[no-untyped-def]
+    """``report`` with the character ``old`` called ``new`` everywhere (inputs,
+    events, result): how the escaping tests give a character a hostile name
+    without a battle file (the loader may refuse such names)."""
+    import json
+
+    from referee.report.record import report_from_json, report_to_json
+
+    text = json.dumps(report_to_json(report), ensure_ascii=False)
+    text = text.replace(json.dumps(old)[1:-1], json.dumps(new, ensure_ascii=False)[1:-1])
+    return report_from_json(json.loads(text))

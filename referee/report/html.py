@@ -143,6 +143,13 @@ document.body.setAttribute('data-ready','1');
 """
 
 
+def _script_safe(payload: str) -> str:
+    """JSON that cannot end its ``<script>`` element or open a comment in it
+    (``<!--<script>`` in a name disabled the board): ``<``, ``>`` and ``&``
+    as JSON ``\\u`` escapes, which ``JSON.parse`` reads back unchanged."""
+    return payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def _board_table(width: int, height: int) -> str:
     head = "<tr><th></th>" + "".join(f"<th>{file_letters(x)}</th>" for x in range(width)) + "</tr>"
     rows = []
@@ -152,9 +159,9 @@ def _board_table(width: int, height: int) -> str:
     return f'<table id="board" data-step="0">{head}{"".join(rows)}</table>'
 
 
-def render_html(report: Report, lang: str, *, explain: bool = False) -> str:
+def render_html(report: Report, lang: str, *, explain: bool = False, full: bool = False) -> str:
     """The whole page as one string (deterministic: no timestamps, no randomness)."""
-    body = WrittenReport(report, lang, HtmlMarkup(), explain=explain).render()
+    body = WrittenReport(report, lang, HtmlMarkup(), explain=explain, full=full).render()
     view = BoardView(report.inputs)
     steps = replay_steps(report, lang)
     data = {
@@ -166,7 +173,7 @@ def render_html(report: Report, lang: str, *, explain: bool = False) -> str:
         "steps": steps,
         "stepText": word(lang, "html.step"),
     }
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    payload = _script_safe(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
     title = html.escape(f"{report.title} — {word(lang, 'html.title')}")
     controls = (
         '<div id="controls">'
