@@ -95,3 +95,59 @@ def test_a_hostile_name_forges_no_line_and_no_markup(fmt: str) -> None:
         data = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', out, re.S)
         assert data is not None and "<" not in data.group(1) and ">" not in data.group(1)
         assert out.count("<script") == plain.count("<script")
+
+
+# --------------------------------------------------------------- properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from referee.report.forum import bbcode_escape, discord_escape  # noqa: E402
+from referee.report.markup import fence_for, markdown_escape, one_line  # noqa: E402
+
+
+@given(st.text())
+def test_one_line_never_breaks_a_line(text: str) -> None:
+    shown = one_line(text)
+    assert len(shown.splitlines()) <= 1 and not any(ch in shown for ch in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+    assert one_line(shown) == shown
+
+
+@given(st.text())
+def test_markdown_escaping_leaves_no_live_markup_character(text: str) -> None:
+    escaped = markdown_escape(text, line_start=True)
+    bare = re.sub(r"\\.", "", escaped)
+    assert not set(bare) & set("\\`*_<>[]~|&#")
+    assert not re.match(r"\s*([-+=>]|\d+[.)])", escaped), "a list, quote or heading could start here"
+
+
+@given(st.text())
+def test_bbcode_and_discord_escaping(text: str) -> None:
+    assert "[" not in bbcode_escape(text) and "]" not in bbcode_escape(text)
+    assert "\n" not in discord_escape(text) and "@e" not in discord_escape(text.replace("@", "@e"))
+
+
+@given(st.lists(st.text(alphabet="`ab", max_size=12), max_size=6))
+def test_a_fence_is_longer_than_any_backtick_run(lines: list[str]) -> None:
+    fence = fence_for(lines)
+    assert all(fence not in line for line in lines)
+
+
+_line = st.text(alphabet=st.sampled_from("ab cdé火 "), min_size=1, max_size=120).map(str.strip).filter(bool)
+_block = st.one_of(st.lists(_line, min_size=1, max_size=8).map(lambda ls: ["- " + x for x in ls]),
+                   st.lists(_line, min_size=1, max_size=30).map(lambda ls: ["```", *ls, "```"]),
+                   _line.map(lambda x: ["**" + x + "**"]))
+
+
+@settings(max_examples=60)
+@given(st.lists(_block, min_size=1, max_size=25), st.integers(min_value=300, max_value=2000))
+def test_discord_split_keeps_every_line_within_the_limit(blocks: list[list[str]], limit: int) -> None:
+    text = "\n\n".join("\n".join(b) for b in blocks)
+    messages = split_messages(text, "T", "en", limit=limit)
+    assert all(len(m) <= limit for m in messages)
+    assert all(m.count("```") % 2 == 0 for m in messages)
+    body = "\n".join(messages)
+    for block in blocks:
+        for line in block:
+            if line != "```":
+                assert line in body

@@ -134,8 +134,10 @@ class MarkdownMarkup(Markup):
 
 #: Characters Markdown (and Discord) may read as markup anywhere in a line.
 _MD_INLINE = re.compile(r"([\\`*_<>\[\]~|&#])")
-#: What makes a line start a list, a quote, a heading or a numbered item.
-_MD_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+[.)])")
+#: What makes a line start a list, a quote or a heading underline ...
+_MD_LINE_START = re.compile(r"^(\s*)([-+=>])")
+#: ... or a numbered item (the ``.``/``)`` is escaped: ``\1`` is not an escape).
+_MD_NUMBERED = re.compile(r"^(\s*\d+)([.)])")
 
 
 def markdown_escape(text: str, *, line_start: bool = False) -> str:
@@ -145,6 +147,7 @@ def markdown_escape(text: str, *, line_start: bool = False) -> str:
     text = _MD_INLINE.sub(r"\\\1", one_line(text))
     if line_start:
         text = _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+        text = _MD_NUMBERED.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
     return text
 
 
