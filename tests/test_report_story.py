@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from reporthelpers import FIXTURES, resolved
+from reporthelpers import FIXTURES, resolved, standoff_text
 
-from referee.app.pipeline import resolve_file
 from referee.report import render
 from referee.report.story import MIN_FOLD, read_story
 
@@ -44,20 +43,8 @@ def test_full_keeps_every_sentence_the_compact_log_leaves_out() -> None:
     assert " chance, " not in compact
 
 
-def _standoff(tmp_path: Path) -> str:
-    (tmp_path / "short.yaml").write_text("extends: tcgt\nname: short\nturn_limit: 6\n", "utf-8")
-    for name in ("Aki", "Bo"):
-        (tmp_path / f"{name}.yaml").write_text(
-            f"name: {name}\nabilities: {{body: 3, reflex: 3, intellect: 3}}\npatterns: [剣剣剣]\n"
-            "skills: [slash]\nplan: |\n  hold position\n", "utf-8")
-    (tmp_path / "b.battle.yaml").write_text(
-        "title: standoff\nruleset: short.yaml\nseed: 1\nteams: {white: [Aki.yaml], black: [Bo.yaml]}\n"
-        "setup: {Aki: {square: a1}, Bo: {square: h8}}\n", "utf-8")
-    return render(resolve_file(tmp_path / "b.battle.yaml"), "text", "en")
-
-
 def test_quiet_turns_fold_into_no_hp_changed(tmp_path: Path) -> None:
-    text = _standoff(tmp_path)
+    text = standoff_text(tmp_path, 6)
     assert "- Turns 1-5: no HP changed; everyone held position" in text
     assert "- Turn 6" in text  # the last turn is how the battle ended: never folded
     assert MIN_FOLD <= 5

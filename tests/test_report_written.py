@@ -6,11 +6,10 @@ import re
 
 import pytest
 
-from reporthelpers import FIXTURES, resolved
+from reporthelpers import FIXTURES, resolved, standoff_text
 
 from referee.engine.events import EVENT_TYPES
 from referee.report import render
-from referee.app.pipeline import resolve_file
 from referee.report.visitor import handled_types
 from referee.report.written import WrittenReport
 
@@ -98,15 +97,7 @@ def test_reports_end_with_the_result_and_its_rule(fmt: str) -> None:
 
 def _standoff(tmp_path, white_hp: int, black_hp: int) -> str:  # type: ignore[no-untyped-def]
     """Two characters who hold position far apart until a 2-turn cap."""
-    (tmp_path / "short.yaml").write_text("extends: tcgt\nname: short\nturn_limit: 2\n", "utf-8")
-    for name in ("Aki", "Bo"):
-        (tmp_path / f"{name}.yaml").write_text(
-            f"name: {name}\nabilities: {{body: 3, reflex: 3, intellect: 3}}\npatterns: [剣剣剣]\n"
-            "skills: [slash]\nplan: |\n  hold position\n", "utf-8")
-    (tmp_path / "b.battle.yaml").write_text(
-        "title: standoff\nruleset: short.yaml\nseed: 1\nteams: {white: [Aki.yaml], black: [Bo.yaml]}\n"
-        f"setup: {{Aki: {{square: a1, hp: {white_hp}}}, Bo: {{square: h8, hp: {black_hp}}}}}\n", "utf-8")
-    return render(resolve_file(tmp_path / "b.battle.yaml"), "text", "en")
+    return standoff_text(tmp_path, 2, white_hp, black_hp)
 
 
 def test_r_goal_2_the_result_says_total_hp_decided_when_heads_are_equal(tmp_path) -> None:  # type: ignore[no-untyped-def]
