@@ -159,7 +159,8 @@ function show(n,animate){
       (s.pieces[i][2]?' ('+data.downWord+')':'');}).join('\n');}}
   var stack={};s.fx.forEach(function(f){var p=s.pieces[f[0]],td=p[0]&&document.getElementById('sq-'+p[0]);if(!td){return;}
     var e=el('span','fx '+(f[1]<0?'dmg':'heal'),(f[1]>0?'+':'')+f[1]);e.setAttribute('data-name',pieces[f[0]].name);
-    var k=stack[p[0]]=(stack[p[0]]||0)+1;if(k>1){e.style.marginTop=((k-1)*1.05)+'rem';}td.appendChild(e);});
+    var k=stack[p[0]]=(stack[p[0]]||0)+1;if(k%2===0){e.style.right='auto';e.style.left='-.5rem';}
+    if(k>2){e.style.marginTop=(Math.floor((k-1)/2)*1.1)+'rem';}td.appendChild(e);});
   arrows(s);
   roster.textContent='';s.pieces.forEach(function(p,i){var r=role(s,i),cls=(p[2]?'fell ':'')+r;
     roster.appendChild(el('span',cls,pieces[i].symbol));roster.appendChild(el('span',cls,pieces[i].name));
