@@ -227,7 +227,9 @@ class WrittenReport(EventVisitor):
         if winner in ("white", "black"):
             decisive = [c for c in story.lead_changes if c.leader == winner]
             later = [c for c in story.lead_changes if decisive and c.turn > decisive[-1].turn]
-            if decisive and not later:
+            if decisive and not later and decisive[-1].turn == self.report.result.turns:
+                out.append(self._m("summary.lead.last", turn=decisive[-1].turn, team=team_label(self.lang, winner)))
+            elif decisive and not later:
                 c = decisive[-1]
                 out.append(self._m("summary.lead", turn=c.turn, team=team_label(self.lang, winner),
                                    heads_w=c.heads[0], heads_b=c.heads[1], hp_w=c.hp[0], hp_b=c.hp[1]))
