@@ -124,7 +124,32 @@ def test_demo_prints_a_full_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Demo: Kagura's company vs Ash's raiders")
-    assert "Turn 1" in out and "Result" in out and "Board at the end" in out
+    assert "Summary" in out and "Turn 1 · " in out and "Result" in out and "Shared squares:" in out
+    assert main(["demo", "--full"]) == 0
+    full = capsys.readouterr().out
+    assert "\nTurn 1\n------\n" in full and len(full.splitlines()) > 2 * len(out.splitlines())
+
+
+def test_demo_summary_fits_in_forty_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 15: the story first -- title, result, highlights, final table and
+    end board before the armies, in at most 40 lines, so it can be posted alone."""
+    assert main(["demo"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    summary = "\n".join(lines[: lines.index("Armies")]).rstrip().splitlines()
+    assert len(summary) <= 40, len(summary)
+    text = "\n".join(summary)
+    assert "White wins" in text and "(R-GOAL-1)" in text
+    assert "KO · turn 18: Tomoe's Sala Twin Trees (沙羅双樹) fells Ash on b7" in text
+    assert "Big hit" in text and "Narrowing · after turn 30" in text and "Turning point" in text
+    assert "b7  W2 Tomoe, B2 Bryn, B1 Ash (down), B3 Cole (down)" in text
+
+
+@pytest.mark.parametrize("fmt", ["bbcode", "discord"])
+def test_demo_in_the_forum_formats(fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+    for lang in ("en", "ja"):
+        assert main(["demo", "--format", fmt, "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert ("[spoiler=" in out) if fmt == "bbcode" else ("✂ ────────" in out)
 
 
 def test_demo_html_to_a_file(tmp_path: Path) -> None:

@@ -21,13 +21,18 @@ from reporthelpers import FIXTURES, ROOT, fixture_battles, resolved
 from referee.cli import main
 from referee.report import render
 
-#: golden kind -> (format, language)
-KINDS: dict[str, tuple[str, str]] = {
-    "txt": ("text", "en"),
-    "ja.txt": ("text", "ja"),
-    "md": ("md", "en"),
-    "html": ("html", "en"),
-    "json": ("json", "en"),
+#: golden kind -> (format, language, full)
+KINDS: dict[str, tuple[str, str, bool]] = {
+    "txt": ("text", "en", False),
+    "full.txt": ("text", "en", True),
+    "ja.txt": ("text", "ja", False),
+    "md": ("md", "en", False),
+    "bbcode": ("bbcode", "en", False),
+    "ja.bbcode": ("bbcode", "ja", False),
+    "discord": ("discord", "en", False),
+    "ja.discord": ("discord", "ja", False),
+    "html": ("html", "en", False),
+    "json": ("json", "en", False),
 }
 
 CASES = [(battle, kind) for battle in fixture_battles() for kind in KINDS]
@@ -52,8 +57,8 @@ def test_fixture_folder_has_enough_battles() -> None:
 
 @pytest.mark.parametrize(("battle", "kind"), CASES, ids=[f"{b.name[:-12]}.{k}" for b, k in CASES])
 def test_golden(battle: Path, kind: str, request: pytest.FixtureRequest) -> None:
-    fmt, lang = KINDS[kind]
-    got = render(resolved(str(battle)), fmt, lang)
+    fmt, lang, full = KINDS[kind]
+    got = render(resolved(str(battle)), fmt, lang, full=full)
     path = golden_path(battle, kind)
     if request.config.getoption("--update-goldens"):
         path.write_text(got, encoding="utf-8", newline="\n")
@@ -71,8 +76,9 @@ from referee.cli import main
 out = sys.argv[1]
 for battle in sys.argv[2:]:
     stem = battle.rsplit('/', 1)[-1][: -len('.battle.yaml')]
-    for fmt, lang in (('text', 'en'), ('text', 'ja'), ('md', 'en'), ('html', 'ja'), ('json', 'en')):
-        code = main(['resolve', battle, '--format', fmt, '--lang', lang, '-o', f'{out}/{stem}.{lang}.{fmt}'])
+    for fmt, lang, full in (('text', 'en', []), ('text', 'ja', ['--full']), ('md', 'en', []), ('html', 'ja', []),
+                            ('bbcode', 'ja', []), ('discord', 'en', ['--full']), ('json', 'en', [])):
+        code = main(['resolve', battle, '--format', fmt, '--lang', lang, *full, '-o', f'{out}/{stem}.{lang}.{fmt}'])
         assert code == 0, (battle, fmt)
 """
 
@@ -92,7 +98,7 @@ def test_resolve_is_byte_identical_across_processes(tmp_path: Path) -> None:
         outs.append(out)
     a, b = outs
     names = sorted(p.name for p in a.iterdir())
-    assert names == sorted(p.name for p in b.iterdir()) and len(names) == 5 * len(battles)
+    assert names == sorted(p.name for p in b.iterdir()) and len(names) == 7 * len(battles)
     for name in names:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
     for name in names:

@@ -67,3 +67,28 @@ def test_text_table_aligns_by_display_width_and_markdown_escapes() -> None:
     md = MarkdownMarkup()
     assert md.table(["a|b"], [["x*y"]]) == ["| a\\|b |", "|---|", "| x\\*y |"]
     assert md.pre(["x"]) == ["```text", "x", "```"]
+
+
+def test_neighbours_never_run_together_and_every_shared_square_is_listed() -> None:
+    """Issue 15, item 3: ``W1+W2`` hid who was where."""
+    view = BoardView(inputs(("A", "white", 8), ("B", "white", 8), ("C", "black", 8), ("D", "black", 8)))
+    for name, square in (("A", "c4"), ("B", "c4"), ("C", "d4"), ("D", "d4")):
+        view.apply(ev("placed", actor=name, square=square, hp=8, max_hp=8))
+    view.apply(ev("down", target="D", square="d4", cause="skill"))
+    lines = draw_board(view, "en")
+    row4 = lines[1 + 8 - 4]
+    assert row4.split()[1:5] == [".", ".", "W1+", "B1"]
+    assert "  c4  W1 A, W2 B" in lines and "  d4  B1 C, B2 D (down)" in lines
+    assert lines.index("Shared squares:") < lines.index("Legend:")
+
+
+def test_shared_squares_in_japanese_keep_full_width_names_aligned() -> None:
+    view = BoardView(inputs(("かぐら", "white", 8), ("巴", "white", 8), ("Ash", "black", 8), ("Bo", "black", 8)))
+    for name, square in (("かぐら", "c4"), ("巴", "c4"), ("Ash", "h1"), ("Bo", "h1")):
+        view.apply(ev("placed", actor=name, square=square, hp=8, max_hp=8))
+    lines = draw_board(view, "ja")
+    start = lines.index("同じマスにいるキャラクター：")
+    rows = lines[start + 1: start + 3]
+    assert rows == ["  c4  W1 かぐら、W2 巴", "  h1  B1 Ash、B2 Bo"]
+    legend = [line for line in lines if line.startswith("  W") or line.startswith("  B")]
+    assert len({display_width(line[: line.index("HP")]) for line in legend}) == 1

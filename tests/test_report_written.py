@@ -6,11 +6,10 @@ import re
 
 import pytest
 
-from reporthelpers import FIXTURES, resolved
+from reporthelpers import FIXTURES, resolved, standoff_text
 
 from referee.engine.events import EVENT_TYPES
 from referee.report import render
-from referee.app.pipeline import resolve_file
 from referee.report.visitor import handled_types
 from referee.report.written import WrittenReport
 
@@ -26,9 +25,15 @@ def test_every_event_type_has_a_sentence() -> None:
 
 def test_text_report_has_the_sections_a_game_master_posts() -> None:
     text = render(report("skirmish"), "text", "en")
-    for heading in ("Armies", "House rules in force", "Starting positions", "Initiative",
-                    "Board at the start", "Turn 1", "Result", "Final state", "Board at the end"):
+    headings = ("Summary", "Armies", "House rules in force", "Starting positions", "Initiative",
+                "Board at the start", "Turn by turn", "Result")
+    for heading in headings:
         assert re.search(rf"^{re.escape(heading)}\n-+$", text, re.M), heading
+    positions = [text.index(f"\n{h}\n") for h in headings]
+    assert positions == sorted(positions), "the story first, then the log, in this order"
+    assert re.search(r"^- Turn 1 · ", text, re.M)
+    full = render(report("skirmish"), "text", "en", full=True)
+    assert re.search(r"^Turn 1\n-+$", full, re.M) and "Turn by turn" not in full
     assert text.startswith("Skirmish: かぐら's company\n")
     assert "seed 20071213" in text
     assert "Action order: " in text
@@ -54,7 +59,7 @@ def test_narrowing_prints_a_board_after_each_stage() -> None:
 
 def test_japanese_report_is_in_japanese() -> None:
     text = render(report("skirmish"), "text", "ja")
-    for word in ("両軍", "適用ルール", "初期配置", "第1ターン", "結果", "終了時の盤面"):
+    for word in ("概要", "両軍", "適用ルール", "初期配置", "第1ターン", "結果", "同じマスにいるキャラクター"):
         assert word in text
     for english in ("Armies", "Turn 1", "Result", " takes ", " moves ", "Legend"):
         assert english not in text
@@ -77,8 +82,9 @@ def test_explain_adds_the_decisions() -> None:
 def test_markdown_is_github_flavoured() -> None:
     md = render(report("duel"), "md", "en")
     assert md.startswith("# Duel: Dana vs Eiji\n")
-    assert "\n## Turn 1\n" in md and "\n```text\n" in md
-    assert re.search(r"^\| name \| team \| HP \| square \| state \|$", md, re.M)
+    assert "\n- Turn 1 · " in md and "\n```text\n" in md
+    assert "\n## Turn 1\n" in render(report("duel"), "md", "en", full=True)
+    assert re.search(r"^\| piece \| name \| team \| HP \| square \| state \|$", md, re.M)
     assert md.count("```") % 2 == 0
 
 
@@ -91,15 +97,7 @@ def test_reports_end_with_the_result_and_its_rule(fmt: str) -> None:
 
 def _standoff(tmp_path, white_hp: int, black_hp: int) -> str:  # type: ignore[no-untyped-def]
     """Two characters who hold position far apart until a 2-turn cap."""
-    (tmp_path / "short.yaml").write_text("extends: tcgt\nname: short\nturn_limit: 2\n", "utf-8")
-    for name in ("Aki", "Bo"):
-        (tmp_path / f"{name}.yaml").write_text(
-            f"name: {name}\nabilities: {{body: 3, reflex: 3, intellect: 3}}\npatterns: [剣剣剣]\n"
-            "skills: [slash]\nplan: |\n  hold position\n", "utf-8")
-    (tmp_path / "b.battle.yaml").write_text(
-        "title: standoff\nruleset: short.yaml\nseed: 1\nteams: {white: [Aki.yaml], black: [Bo.yaml]}\n"
-        f"setup: {{Aki: {{square: a1, hp: {white_hp}}}, Bo: {{square: h8, hp: {black_hp}}}}}\n", "utf-8")
-    return render(resolve_file(tmp_path / "b.battle.yaml"), "text", "en")
+    return standoff_text(tmp_path, 2, white_hp, black_hp)
 
 
 def test_r_goal_2_the_result_says_total_hp_decided_when_heads_are_equal(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -107,3 +105,36 @@ def test_r_goal_2_the_result_says_total_hp_decided_when_heads_are_equal(tmp_path
     assert ("White wins: the turn limit ended the battle after turn 2 with equal head counts, "
             "decided by total HP (R-TURN-9, R-GOAL-2).") in text
     assert "Draw: the turn limit ended the battle after turn 2" in _standoff(tmp_path, 12, 12)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_sentences_say_what_happened(lang: str) -> None:
+    """Issue 15, item 6: no bound character when a plan clause is bound, no
+    "recovers 0 HP", no "takes 0 damage (2 less 2)", no "(panels 4)"."""
+    texts = [render(report(name), "text", lang, full=True)
+             for name in ("duel", "melee", "narrowing", "skirmish", "statuses")]
+    text = "\n".join(texts)
+    if lang == "en":
+        assert not re.search(r"is bound \(plan line \d+\)", text)
+        assert re.search(r"'s plan line \d+ is bound for \d+ actions", text)
+        assert "recovers 0 HP" not in text and "takes 0 " not in text and " less " not in text
+        assert not re.search(r"\(panels \d+\)", text) and re.search(r"\(panel \d+\)", text)
+        assert re.search(r"takes no [a-z]+ damage: all \d+ blocked → HP", text)
+        assert re.search(r"takes \d+ [a-z]+ damage \(\d+, \d+ blocked\) → HP", text)
+    else:
+        assert "0 ダメージ" not in text and "HP を 0 回復" not in text
+        assert re.search(r"の作戦 \d+ 行目が束縛", text)
+
+
+def test_a_heal_on_a_full_character_says_so() -> None:
+    from referee.report.written import WrittenReport
+    from referee.report.markup import TextMarkup
+    from referee.engine.events import Heal
+
+    writer = WrittenReport(report("duel"), "en", TextMarkup(), full=True)
+    name = report("duel").characters()[0]["name"]
+    max_hp = report("duel").characters()[0]["max_hp"]
+    writer.on_heal(Heal(turn=1, target=name, amount=0, hp_after=max_hp, actor=name, skill="rest"))
+    writer.on_heal(Heal(turn=1, target=name, amount=0, hp_after=max_hp - 1, actor=name, skill="rest"))
+    assert writer.lines[-2].endswith(f"{name} is already at full HP ({max_hp}): nothing to recover")
+    assert writer.lines[-1].endswith(f"{name} recovers no HP → HP {max_hp - 1}")

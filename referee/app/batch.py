@@ -66,7 +66,8 @@ def _report_stem(rel: str) -> str:
     return rel[: -len(BATTLE_SUFFIX)] if rel.endswith(BATTLE_SUFFIX) else rel
 
 
-def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str) -> BattleOutcome:
+def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
+                full: bool = False) -> BattleOutcome:
     """Worker: resolve one battle, write its reports, return its summary row.
 
     Never raises: invalid input and crashes both become outcomes.
@@ -77,7 +78,7 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
         stem = _report_stem(rel)
         for fmt in formats:
             out = Path(outdir) / f"{stem}.{SUFFIXES[fmt]}"
-            write_atomic(out, render(report, fmt, lang))
+            write_atomic(out, render(report, fmt, lang, full=full))
             written.append(out.relative_to(outdir).as_posix())
         result = report.result
         standing = {"white": 0, "black": 0}
@@ -154,12 +155,12 @@ class _Progress:
 
 
 def _run_pool(pool: Any, tasks: list[tuple[str, str]], outdir: str, formats: tuple[str, ...], lang: str,
-              outcomes: list[BattleOutcome], bar: _Progress) -> list[tuple[str, str]]:
+              outcomes: list[BattleOutcome], bar: _Progress, full: bool = False) -> list[tuple[str, str]]:
     """Resolve ``tasks`` in ``pool``, adding outcomes; returns the tasks left
     unresolved because a worker process died (the pool is then broken)."""
     left: list[tuple[str, str]] = []
     with pool:
-        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang): (path, rel) for path, rel in tasks}
+        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, full): (path, rel) for path, rel in tasks}
         for future in as_completed(futures):
             try:
                 outcome = future.result()
@@ -180,6 +181,7 @@ def run_batch(
     jobs: int = 1,
     formats: tuple[str, ...] = ("json", "text"),
     lang: str = "en",
+    full: bool = False,
     progress: TextIO | None = None,
     executor_factory: Callable[[int], Any] | None = None,
 ) -> list[BattleOutcome]:
@@ -195,7 +197,7 @@ def run_batch(
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
     if jobs <= 1 or len(tasks) <= 1:
         for path, rel in tasks:
-            outcome = resolve_one(path, rel, str(out), formats, lang)
+            outcome = resolve_one(path, rel, str(out), formats, lang, full)
             outcomes.append(outcome)
             bar.update(outcome)
     else:
@@ -206,12 +208,12 @@ def run_batch(
 
             def executor_factory(n: int) -> Any:
                 return ProcessPoolExecutor(max_workers=n, initializer=_worker_init, mp_context=context)
-        left = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar)
+        left = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar, full)
         # A worker process that died (killed, out of memory) breaks the whole
         # pool: every battle it had not finished is run again, each in a pool of
         # its own, so only the battle that kills its worker is lost.
         for task in left:
-            for crashed in _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar):
+            for crashed in _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar, full):
                 outcome = BattleOutcome(battle=crashed[1], status="crashed",
                                         error="internal error: the worker process resolving it died")
                 outcomes.append(outcome)

@@ -14,6 +14,7 @@ EXAMPLE = """examples:
   referee batch rounds/3                       reports into rounds/3/reports/
   referee batch rounds/3 --jobs 4 -o out/      four worker processes
   referee batch rounds/3 --formats json,md,html --lang ja
+  referee batch rounds/3 --formats json,bbcode,discord --full
 
 Every *.battle.yaml under DIR is resolved; each report is written atomically,
 then out/standings.md and out/standings.json summarise the round. A battle
@@ -55,6 +56,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--formats", type=_formats, default=("json", "text"),
                         help="comma-separated report formats per battle (default: json,text)")
     parser.add_argument("--lang", choices=LANGS, default="en", help="language of the written reports")
+    parser.add_argument("--full", action="store_true",
+                        help="written reports with every sentence of every turn (default: compact, repeated turns folded)")
     parser.set_defaults(run=run)
 
 
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee batch: {args.folder}: not a folder", file=sys.stderr)
         return 2
     outdir = args.output or os.path.join(args.folder, "reports")
-    outcomes = run_batch(args.folder, outdir, jobs=args.jobs, formats=args.formats, lang=args.lang)
+    outcomes = run_batch(args.folder, outdir, jobs=args.jobs, formats=args.formats, lang=args.lang, full=args.full)
     failed = [o for o in outcomes if not o.ok]
     for o in failed:
         print(f"{o.battle}: {o.status}\n{o.error}", file=sys.stderr)

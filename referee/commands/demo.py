@@ -13,7 +13,9 @@ from referee.app.pipeline import resolve_file
 EXAMPLE = """examples:
   referee demo                                 the demo's text report
   referee demo --lang ja --explain             in Japanese, with the reasons for each choice
-  referee demo --format html -o demo.html      a page that replays the battle turn by turn
+  referee demo --format html -o demo.html      a page that replays the battle step by step
+  referee demo --format bbcode                 a forum post (BBCode, a spoiler per turn)
+  referee demo --full                          every turn in full
 
 The demo is a 3v3 battle shipped inside the package (referee/demo/): sheets,
 plans and a fixed seed, so every run prints the same report.
@@ -36,5 +38,5 @@ def run(args: argparse.Namespace) -> int:
     battle = resources.files("referee").joinpath("demo", "demo.battle.yaml")
     with resources.as_file(battle) as path:
         report = resolve_file(path)
-    emit(render(report, args.format, args.lang, explain=args.explain), args.output)
+    emit(render(report, args.format, args.lang, explain=args.explain, full=args.full), args.output)
     return 0

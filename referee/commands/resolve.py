@@ -14,6 +14,10 @@ EXAMPLE = """examples:
   referee resolve round3.battle.yaml --seed 7 --format md -o round3.md
   referee resolve round3.battle.yaml --lang ja --explain
   referee resolve round3.battle.yaml --format json -o round3.json   (replayable)
+  referee resolve round3.battle.yaml --format bbcode -o post.txt    (a forum post: a spoiler per turn)
+  referee resolve round3.battle.yaml --format discord               (messages of <= 2,000 characters,
+                                                                      separated by a line "✂ ────────")
+  referee resolve round3.battle.yaml --full             every turn in full, nothing folded
 
 With no seed in the battle file and no --seed, a seed is drawn at random and
 printed in the report (and on stderr), so the battle can be re-run exactly.
@@ -25,7 +29,11 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
     parser.add_argument("--lang", choices=LANGS, default="en", help="report language (default: en)")
     parser.add_argument("--explain", action="store_true",
-                        help="add, per action, the skills and clauses considered and why each was passed over")
+                        help="add, per action, the skills and clauses considered and why each was passed over "
+                             "(implies --full)")
+    parser.add_argument("--full", action="store_true",
+                        help="write every sentence of every turn (by default repeated turns are folded, each "
+                             "action is one line, and chance rolls are left out; json is always complete)")
     parser.add_argument("-o", "--output", metavar="OUT", help="write the report to OUT (atomically) instead of stdout")
 
 
@@ -63,5 +71,5 @@ def run(args: argparse.Namespace) -> int:
     report = resolve_file(args.battle, args.seed)
     if report.seed_source == "drawn":
         print(f"referee: no seed given; drew seed {report.seed}", file=sys.stderr)
-    emit(render(report, args.format, args.lang, explain=args.explain), args.output)
+    emit(render(report, args.format, args.lang, explain=args.explain, full=args.full), args.output)
     return 0

@@ -1,8 +1,9 @@
 """Battle reports: every format is a rendering of the engine's event list.
 
 ``render(report, fmt, lang, explain)`` is the one entry point the commands
-use; formats are ``text``, ``md``, ``html`` and ``json`` (interfaces.md,
-"Report"), languages ``en`` and ``ja``.  Renderers read only the
+use; formats are ``text``, ``md``, ``bbcode``, ``discord``, ``html`` and
+``json`` (interfaces.md, "Report"; the forum formats are issue 15's),
+languages ``en`` and ``ja``.  Renderers read only the
 :class:`~referee.report.record.Report` (events + normalised inputs).
 """
 
@@ -12,14 +13,20 @@ from referee.report.record import Report, dumps_report
 
 __all__ = ["FORMATS", "LANGS", "SUFFIXES", "render", "Report"]
 
-FORMATS: tuple[str, ...] = ("text", "md", "html", "json")
+FORMATS: tuple[str, ...] = ("text", "md", "bbcode", "discord", "html", "json")
 LANGS: tuple[str, ...] = ("en", "ja")
 #: File suffix per format (batch output, goldens).
-SUFFIXES: dict[str, str] = {"text": "txt", "md": "md", "html": "html", "json": "json"}
+SUFFIXES: dict[str, str] = {"text": "txt", "md": "md", "bbcode": "bbcode", "discord": "discord.txt",
+                            "html": "html", "json": "json"}
 
 
-def render(report: Report, fmt: str = "text", lang: str = "en", *, explain: bool = False) -> str:
+def render(report: Report, fmt: str = "text", lang: str = "en", *, explain: bool = False,
+           full: bool = False) -> str:
     """``report`` in format ``fmt`` and language ``lang`` (json ignores both).
+
+    ``full`` writes every sentence of every turn; by default the written
+    formats fold repeated turns and keep the log compact (json is always
+    complete).
 
     :raises ValueError: for an unknown format or language.
     """
@@ -27,14 +34,19 @@ def render(report: Report, fmt: str = "text", lang: str = "en", *, explain: bool
         raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
     if fmt == "json":
         return dumps_report(report)
-    if fmt in ("text", "md"):
-        from referee.report.markup import MarkdownMarkup, TextMarkup
+    if fmt in ("text", "md", "bbcode"):
+        from referee.report.forum import BBCodeMarkup
+        from referee.report.markup import Markup, MarkdownMarkup, TextMarkup
         from referee.report.written import render_written
 
-        markup = TextMarkup() if fmt == "text" else MarkdownMarkup()
-        return render_written(report, lang, markup, explain=explain)
+        markups: dict[str, type[Markup]] = {"text": TextMarkup, "md": MarkdownMarkup, "bbcode": BBCodeMarkup}
+        return render_written(report, lang, markups[fmt](), explain=explain, full=full)
+    if fmt == "discord":
+        from referee.report.discord import render_discord
+
+        return render_discord(report, lang, explain=explain, full=full)
     if fmt == "html":
         from referee.report.html import render_html
 
-        return render_html(report, lang, explain=explain)
+        return render_html(report, lang, explain=explain, full=full)
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")

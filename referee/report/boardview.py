@@ -10,7 +10,6 @@ full-width (Japanese) names keep the columns aligned.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
@@ -18,7 +17,7 @@ from referee.board import file_name, parse_square, square_name
 from referee.diagnostics import display_width
 from referee.report.messages import message, team_label, word
 
-__all__ = ["Piece", "BoardView", "draw_board", "file_letters", "square_text", "pad"]
+__all__ = ["Piece", "BoardView", "BoardPicture", "board_picture", "draw_board", "file_letters", "square_text", "pad"]
 
 
 #: 0 -> ``a``, 26 -> ``aa``: the board's own file names.
@@ -108,41 +107,126 @@ class BoardView:
         }
 
 
-def draw_board(view: BoardView, lang: str) -> list[str]:
-    """The grid (ranks top to bottom, files left to right) and its legend.
+@dataclass(frozen=True)
+class BoardPicture:
+    """A board ready to draw: the grid's cells, the shared squares and the legend.
 
-    Each cell is three columns wide: ``W1`` for a character, ``W1+`` when
-    several share the area (R-SETUP-1 allows it), ``.`` empty, ``#`` outside
-    the (narrowed) field or blocked.  Characters that are down are not drawn.
+    Markups draw it their own way (a preformatted block, a BBCode table);
+    every text in it is plain (names unescaped) for the markup to escape.
+    """
+
+    files: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[str, ...]], ...]  # rank label, cells left to right
+    cell_width: int
+    shared: tuple[str, ...]
+    legend: tuple[str, ...]
+
+    def grid_lines(self) -> list[str]:
+        """The grid, every cell ``cell_width`` wide plus one space, so
+        neighbours never run together (``W1+ W2``, not ``W1+W2``)."""
+        w = self.cell_width + 1
+        lines = ["     " + "".join(f"{f:<{w}}" for f in self.files).rstrip()]
+        lines.extend(f"{rank:>3}  " + "".join(f"{c:<{w}}" for c in cells).rstrip() for rank, cells in self.rows)
+        return lines
+
+    def notes(self) -> list[str]:
+        """The shared squares and the legend, as lines under the grid."""
+        out: list[str] = []
+        if self.shared:
+            out.extend(self.shared)
+        if self.legend:
+            if out:
+                out.append("")
+            out.extend(self.legend)
+        return out
+
+    def lines(self) -> list[str]:
+        notes = self.notes()
+        return self.grid_lines() + ([""] + notes if notes else [])
+
+
+def board_picture(view: BoardView, lang: str, *, legend: bool | str = True) -> BoardPicture:
+    """The grid (ranks top to bottom, files left to right), who shares a
+    square, and (``legend``) who each symbol is.
+
+    A cell shows the first standing character in roster order and ``+`` when
+    others stand there too (R-SETUP-1 lets several share an area); ``.``
+    empty, ``#`` outside the (narrowed) field or blocked.  Characters that
+    are down are not drawn, but a square holding two or more characters,
+    standing or down, is listed under the grid with everyone there, the
+    down ones marked, so nobody is hidden behind a ``+``.
+
+    ``legend``: True for one line per character, ``"short"`` for everyone on
+    one line (symbol, name, HP), False for none (a table beside it says who).
     """
     at: dict[str, list[Piece]] = {}
+    everyone_at: dict[str, list[Piece]] = {}
     for p in view.pieces.values():
-        if p.square is not None and not p.down:
-            at.setdefault(p.square, []).append(p)
+        if p.square is not None:
+            everyone_at.setdefault(p.square, []).append(p)
+            if not p.down:
+                at.setdefault(p.square, []).append(p)
+    symbol_w = max((len(p.symbol) for p in view.pieces.values()), default=2)
     x1, y1, x2, y2 = view.kept
-    lines = ["    " + "".join(f" {file_letters(x):<2}" for x in range(view.width)).rstrip()]
+    rows = []
     for y in range(view.height - 1, -1, -1):
         cells = []
         for x in range(view.width):
             here = at.get(f"{file_letters(x)}{y + 1}", [])
             if here:
-                cell = here[0].symbol + ("+" if len(here) > 1 else "")
+                cells.append(here[0].symbol + ("+" if len(here) > 1 else ""))
             elif (x, y) in view.blocked or not (x1 <= x <= x2 and y1 <= y <= y2):
-                cell = "#"
+                cells.append("#")
             else:
-                cell = "."
-            cells.append(f" {cell:<2}" if len(cell) < 3 else cell)
-        lines.append(f"{y + 1:>3} " + "".join(cells).rstrip())
-    lines.append("")
-    lines.append(word(lang, "legend.title") + ":")
+                cells.append(".")
+        rows.append((str(y + 1), tuple(cells)))
+    shared = _shared_lines(everyone_at, lang)
+    return BoardPicture(tuple(file_letters(x) for x in range(view.width)), tuple(rows), max(symbol_w + 1, 3),
+                        tuple(shared), tuple(_legend_lines(view, lang, short=legend == "short")) if legend else ())
+
+
+def _board_order(square: str) -> tuple[int, int]:
+    """Top rank first, then files left to right: the order a reader scans the grid."""
+    x, y = _xy(square)
+    return -y, x
+
+
+def _shared_lines(everyone_at: dict[str, list[Piece]], lang: str) -> list[str]:
+    shared = sorted((sq for sq, here in everyone_at.items() if len(here) > 1), key=_board_order)
+    if not shared:
+        return []
+    lines = [word(lang, "board.shared")]
+    square_w = max(len(sq) for sq in shared)
+    for sq in shared:
+        # standing first, then the down ones; roster order within each
+        here = sorted(everyone_at[sq], key=lambda p: p.down)
+        who = word(lang, "list.sep").join(
+            message(lang, "board.shared.down" if p.down else "board.shared.piece", symbol=p.symbol, name=p.name)
+            for p in here)
+        lines.append("  " + message(lang, "board.shared.row", square=pad(sq, square_w), who=who))
+    return lines
+
+
+def _legend_lines(view: BoardView, lang: str, *, short: bool = False) -> list[str]:
+    if short:
+        return [word(lang, "list.sep").join(
+            message(lang, "legend.short.down" if p.down else "legend.short", symbol=p.symbol, name=p.name,
+                    hp=p.hp, max_hp=p.max_hp) for p in view.pieces.values())]
+    lines = [word(lang, "legend.title") + ":"]
     name_w = max((display_width(p.name) for p in view.pieces.values()), default=0)
     team_w = max((display_width(team_label(lang, p.team)) for p in view.pieces.values()), default=0)
     hp_w = max((len(str(p.max_hp)) for p in view.pieces.values()), default=1)
+    symbol_w = max((len(p.symbol) for p in view.pieces.values()), default=2)
     for p in view.pieces.values():
         lines.append("  " + message(
-            lang, "legend.row", symbol=p.symbol, name=pad(p.name, name_w),
+            lang, "legend.row", symbol=f"{p.symbol:<{symbol_w}}", name=pad(p.name, name_w),
             team=pad(team_label(lang, p.team), team_w), hp=f"{p.hp:>{hp_w}}", max_hp=f"{p.max_hp:<{hp_w}}",
             square=p.square or "-", down=word(lang, "legend.down") if p.down else "").rstrip())
     if view.kept != (0, 0, view.width - 1, view.height - 1) or view.blocked:
         lines.append("  " + word(lang, "legend.removed"))
     return lines
+
+
+def draw_board(view: BoardView, lang: str, *, legend: bool = True) -> list[str]:
+    """The board as text lines: grid, shared squares, legend (see :func:`board_picture`)."""
+    return board_picture(view, lang, legend=legend).lines()

@@ -1,19 +1,29 @@
-"""The written battle report (``text`` and ``md``): what a game master posts.
+"""The written battle report (``text``, ``md``, ``bbcode``, ``discord``): what a game master posts.
 
 A visitor over the event list (style lesson 7): one ``on_<type>`` method per
 event type, each turning one event into one sentence of the message table
-(:mod:`referee.report.messages`) in the chosen language.  The layout:
+(:mod:`referee.report.messages`) in the chosen language.  The layout, story
+first (issue 15):
 
 1. title, referee version, ruleset and digest, seed;
-2. the armies (abilities, HP, patterns, skills, plans) and the house rules;
-3. starting positions, initiative and the action order, the board at the start;
-4. each turn: each action in order with its uses, damage and HP after,
+2. the summary, which can be posted alone: the result and the rule that
+   ended it, the highlights (:mod:`referee.report.story`), the final table
+   and the board at the end;
+3. the armies (abilities, HP, patterns, skills, plans) and the house rules;
+4. starting positions, initiative and the action order, the board at the start;
+5. each turn: each action in order with its uses, damage and HP after,
    knockbacks, movement, KOs; the narrowing with its pushes and a board;
-5. the result and the rule that ended it, the final state, the board at the end.
+6. the result again, closing the log.
+
+By default the log is *compact*: one line per action that did something
+(the same sentences, joined), the dice of chance rolls and the panels spent
+by obstruction left out, and repeated turns folded into one line
+(:data:`referee.report.story.MIN_FOLD`).  ``full=True`` (``--full``) writes
+every sentence of every turn, as json always keeps every event.
 
 Decision events (``skill_order``, ``skill_passed``, ``targets_chosen``,
 ``stayed``, ``pattern_selected``, ``panels_reset``) are only written with
-``explain=True`` (``--explain``).
+``explain=True`` (``--explain``), which implies the full log.
 """
 
 from __future__ import annotations
@@ -21,24 +31,33 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.events import EXTEND_MAX
-from referee.report.boardview import BoardView, draw_board, square_text
+from referee.report.boardview import BoardView, board_picture, square_text
 from referee.report.markup import Markup
 from referee.report.messages import message, skill_label, team_label, word
 from referee.report.record import Report
+from referee.report.story import Story, read_story
 from referee.report.visitor import EventVisitor
 
-__all__ = ["WrittenReport", "render_written"]
+__all__ = ["WrittenReport", "render_written", "DETAIL_TYPES", "result_sentence"]
+
+#: Events the compact log leaves out (still in ``--full`` and json): the
+#: dice of a chance roll (its outcome is the next sentence, or nothing) and
+#: the panel an obstruction spent.
+DETAIL_TYPES = frozenset({"chance_roll", "panel_used"})
 
 
 class WrittenReport(EventVisitor):
     """Renders one :class:`Report` as lines of ``markup`` in ``lang``."""
 
-    def __init__(self, report: Report, lang: str, markup: Markup, *, explain: bool = False) -> None:
+    def __init__(self, report: Report, lang: str, markup: Markup, *, explain: bool = False,
+                 full: bool = False) -> None:
         self.report = report
         self.lang = lang
         self.markup = markup
         self.explain = explain
+        self.full = full or explain
         self.names = report.inputs.get("skill_names", {})
+        self.max_hp = {c["name"]: int(c["max_hp"]) for c in report.characters()}
         self.view = BoardView(report.inputs)
         self.lines: list[str] = []
         self._last_kind = ""
@@ -46,6 +65,16 @@ class WrittenReport(EventVisitor):
         self._section = ""
         self._start_board_done = False
         self._narrowed_turn: int | None = None
+        self._turn_open = False
+        #: compact log: the turn's title, written in front of its first line
+        self._turn_label: str | None = None
+        #: compact log: the action being written and its sentences so far
+        self._action: str | None = None
+        self._sentences: list[str] = []
+        self._only_moves = True
+        #: compact log: move-only actions waiting to be written as one line
+        self._moves: list[str] = []
+        self._kind = ""
 
     # -- blocks -------------------------------------------------------------
 
@@ -61,7 +90,17 @@ class WrittenReport(EventVisitor):
         return message(self.lang, key, **fields)
 
     def _item(self, text: str, depth: int | None = None) -> None:
-        self._block("item", self.markup.item(text, self._depth if depth is None else depth))
+        if self._action is not None and not self.full:
+            self._sentences.append(text)
+            self._only_moves = self._only_moves and self._kind == "moved"
+            return
+        depth = self._depth if depth is None else depth
+        if self._turn_label is not None and depth > 0:
+            # the compact log: "Turn 4 · Cole (d5, HP 8): ..." saves a line per turn
+            label, self._turn_label = self._turn_label, None
+            self._block("item", self.markup.item(self._m("compact.turn", turn=label, text=text), depth - 1))
+            return
+        self._block("item", self.markup.item(text, depth))
 
     def _why(self, text: str) -> None:
         if self.explain:
@@ -80,7 +119,29 @@ class WrittenReport(EventVisitor):
 
     def _board(self, heading: str) -> None:
         self._heading(heading)
-        self._block("pre", self.markup.pre(draw_board(self.view, self.lang)))
+        # the compact log's boards after the start name each piece on one line
+        legend: bool | str = True if self.full or not self._start_board_done else "short"
+        self._block("pre", self.markup.board(board_picture(self.view, self.lang, legend=legend)))
+
+    def _open_turn(self, title: str) -> None:
+        self._close_turn()
+        if not self.full and self.markup.inline_turns:
+            self._turn_label = title
+        else:
+            self._block("turn", self.markup.turn_open(title, compact=not self.full))
+        self._turn_open = True
+
+    def _close_turn(self) -> None:
+        self._end_action()
+        self._flush_moves()
+        if self._turn_label is not None:  # a turn in which nothing was written
+            label, self._turn_label = self._turn_label, None
+            self._block("item", self.markup.item(label, 0))
+        if self._turn_open:
+            self._turn_open = False
+            closing = self.markup.turn_close()
+            if closing:
+                self._block("turn_end", closing)
 
     def _skill(self, skill_id: str | None) -> str:
         return skill_label(self.lang, skill_id, self.names) if skill_id else "-"
@@ -92,11 +153,24 @@ class WrittenReport(EventVisitor):
     # -- the whole report -----------------------------------------------------
 
     def render(self) -> str:
+        story = read_story(self.report)
         self._header()
+        self._summary(story)
+        self._armies()
         handlers = self.bound_handlers()
         apply = self.view.apply
+        skip_details = not self.full
         for event in self.report.events:
-            handlers.get(event.TYPE, self.on_unhandled)(event)
+            kind = event.TYPE
+            if skip_details and kind != "battle_end" and story.folded(event.turn):
+                fold = story.fold_starting(event.turn)
+                if kind == "turn_start" and fold is not None:
+                    self._fold(fold)
+                apply(event)
+                continue
+            if not (skip_details and kind in DETAIL_TYPES):
+                self._kind = kind
+                handlers.get(kind, self.on_unhandled)(event)
             apply(event)
         return "\n".join(self.lines).rstrip("\n") + "\n"
 
@@ -106,6 +180,86 @@ class WrittenReport(EventVisitor):
         self._para(self._m("report.referee", version=r.referee, ruleset=r.ruleset["name"],
                            digest=r.ruleset["digest"][:12], seed=r.seed,
                            drawn=word(self.lang, "report.seed_drawn") if r.seed_source == "drawn" else ""))
+
+    # -- the summary (issue 15: the story first) ---------------------------------
+
+    def _summary(self, story: Story) -> None:
+        """Result, highlights, final table and end board: a post on its own."""
+        result = self.report.result
+        self._heading(word(self.lang, "section.summary"))
+        self._para(result_sentence(self.lang, result))
+        for line in self._highlights(story):
+            self._item(line, 0)
+        pieces = story.final_view.pieces
+        header = word(self.lang, "final.header").split("|")
+        rows = [
+            [pieces[c.name].symbol if c.name in pieces else "-", c.name, team_label(self.lang, c.team),
+             f"{c.hp}/{self.max_hp.get(c.name, c.hp)}", square_text(c.square),
+             word(self.lang, "final.down" if c.down else "final.standing")]
+            for c in result.final
+        ]
+        self._block("table", self.markup.table(header, rows))
+        self._block("pre", self.markup.board(board_picture(story.final_view, self.lang, legend=False)))
+
+    def _highlights(self, story: Story) -> list[str]:
+        out = []
+        shown = story.knockouts[:MAX_KNOCKOUTS]
+        for ko in shown:
+            if ko.by is not None and ko.skill is not None:
+                out.append(self._m("summary.ko", turn=ko.turn, by=ko.by, skill=self._skill(ko.skill),
+                                   target=ko.target, square=ko.square))
+            else:
+                out.append(self._m("summary.ko.cause", turn=ko.turn, target=ko.target, square=ko.square,
+                                   cause=self._cause(ko.cause)))
+        if len(story.knockouts) > len(shown):
+            out.append(self._m("summary.more", count=len(story.knockouts) - len(shown)))
+        for hit in story.biggest_hits:
+            if hit.actor is not None and hit.skill is not None:
+                out.append(self._m("summary.hit", when=self._when(hit.turns), actor=hit.actor,
+                                   skill=self._skill(hit.skill), amount=hit.amount, target=hit.target))
+            else:
+                out.append(self._m("summary.hit.cause", when=self._when(hit.turns), target=hit.target,
+                                   amount=hit.amount, cause=self._cause(hit.cause)))
+        for stage in story.narrowings:
+            out.append(self._m("summary.narrowing", turn=stage.turn, kept=_area_text(stage.kept),
+                               pushed=stage.pushed, damage=stage.damage))
+        winner = self.report.result.winner
+        if winner in ("white", "black"):
+            decisive = [c for c in story.lead_changes if c.leader == winner]
+            later = [c for c in story.lead_changes if decisive and c.turn > decisive[-1].turn]
+            if decisive and not later and decisive[-1].turn == self.report.result.turns:
+                out.append(self._m("summary.lead.last", turn=decisive[-1].turn, team=team_label(self.lang, winner)))
+            elif decisive and not later:
+                c = decisive[-1]
+                out.append(self._m("summary.lead", turn=c.turn, team=team_label(self.lang, winner),
+                                   heads_w=c.heads[0], heads_b=c.heads[1], hp_w=c.hp[0], hp_b=c.hp[1]))
+            elif not story.lead_changes:
+                out.append(self._m("summary.lead.start", team=team_label(self.lang, winner)))
+        for fold in story.folds:
+            out.append(self._m("summary.fold", first=fold.first, last=fold.last))
+        return out
+
+    def _when(self, turns: tuple[int, ...]) -> str:
+        """``turn 12`` or ``turns 12, 13, 17``."""
+        key = "summary.turns" if len(turns) > 1 else "summary.turn"
+        return self._m(key, turns=self._list(str(t) for t in sorted(turns)))
+
+    def _cause(self, cause: str) -> str:
+        return self.report_word(f"cause.{cause}", cause)
+
+    def _fold(self, fold: Any) -> None:
+        """One line for a run of repeated turns (:mod:`referee.report.story`)."""
+        self._close_turn()
+        self._flush_boards()
+        self._section_once("section.turns")
+        key = "fold.quiet" if fold.quiet else "fold.repeat"
+        self._item(self._m(key, first=fold.first, last=fold.last, turns=fold.turns, skills=fold.skills_used,
+                           hits=fold.hits, damage=fold.damage, healed=fold.healed, before=fold.first - 1), 0)
+
+    # -- the armies and the house rules ------------------------------------------
+
+    def _armies(self) -> None:
+        r = self.report
         self._heading(word(self.lang, "section.armies"))
         chars = r.characters()
         for team in ("white", "black"):
@@ -170,6 +324,7 @@ class WrittenReport(EventVisitor):
         if self._narrowed_turn is not None:
             turn, self._narrowed_turn = self._narrowed_turn, None
             self._board(self._m("narrowing.board", turn=turn))
+            self._section = ""  # the compact log's "Turn by turn" heading again after the board
 
     # -- setup -----------------------------------------------------------------
 
@@ -201,17 +356,46 @@ class WrittenReport(EventVisitor):
     # -- turns and actions -----------------------------------------------------
 
     def on_turn_start(self, e: Any) -> None:
+        self._close_turn()
         self._flush_boards()
-        self._section = ""
-        self._heading(self._m("turn", turn=e.turn))
+        if self.full:
+            self._section = ""
+        else:
+            self._section_once("section.turns")
+        self._open_turn(self._m("turn", turn=e.turn))
         self._depth = 0
 
     def on_action_start(self, e: Any) -> None:
-        self._item(self._m("action", actor=e.actor, square=square_text(e.square), hp=e.hp), 0)
+        heading = self._m("action", actor=e.actor, square=square_text(e.square), hp=e.hp)
+        if self.full:
+            self._item(heading, 0)
+        else:
+            self._action, self._sentences = heading, []
         self._depth = 1
 
     def on_action_end(self, e: Any) -> None:
+        self._end_action()
+
+    def _end_action(self) -> None:
+        """Writes the compact log's line for the action (also when the battle
+        ends in the middle of it, before its ``action_end``)."""
         self._depth = 0
+        if self._action is None:
+            return
+        heading, sentences, only_moves = self._action, self._sentences, self._only_moves
+        self._action, self._sentences, self._only_moves = None, [], True
+        if sentences and only_moves:
+            self._moves.extend(sentences)  # "Goro moves e4 → f5" names its actor already
+        elif sentences:
+            self._flush_moves()
+            self._item(self._m("compact.action", action=heading,
+                               sentences=word(self.lang, "compact.sep").join(sentences)), 1)
+
+    def _flush_moves(self) -> None:
+        """Consecutive actions that only moved, as one line of the compact log."""
+        if self._moves:
+            moves, self._moves = self._moves, []
+            self._item(word(self.lang, "compact.sep").join(moves), 1)
 
     def on_pattern_selected(self, e: Any) -> None:
         if e.switched and e.reason != "first":
@@ -273,7 +457,7 @@ class WrittenReport(EventVisitor):
 
     def on_skill_used(self, e: Any) -> None:
         panels = self._list(str(i + 1) for i in e.panels)
-        key = "used.panels" if e.panels else "used"
+        key = ("used.panels" if len(e.panels) > 1 else "used.panel") if e.panels else "used"
         self._item(self._m(key, skill=self._skill(e.skill), targets=self._list(e.targets), panels=panels))
 
     def on_maintain_started(self, e: Any) -> None:
@@ -313,11 +497,16 @@ class WrittenReport(EventVisitor):
                    if e.element else "")
         reduced = self._m("damage.reduced", printed=e.printed, reduced=e.reduced) if e.reduced else ""
         key = f"damage.{e.cause}" if e.cause in ("skill", "counter", "wall", "poison", "narrowing") else "damage.other"
+        if e.amount == 0 and e.reduced and e.cause in ("skill", "counter"):
+            key += ".blocked"  # not "takes 0 damage (2 less 2)": the defence stopped it all
         self._item(self._m(key, target=e.target, amount=e.amount, hp_after=e.hp_after, element=element,
-                           reduced=reduced, cause=e.cause))
+                           reduced=reduced, cause=e.cause, printed=e.printed))
 
     def on_heal(self, e: Any) -> None:
-        self._item(self._m("heal", target=e.target, amount=e.amount, hp_after=e.hp_after))
+        key = "heal"
+        if e.amount == 0:  # not "recovers 0 HP"
+            key = "heal.full" if e.hp_after >= self.max_hp.get(e.target, e.hp_after + 1) else "heal.none"
+        self._item(self._m(key, target=e.target, amount=e.amount, hp_after=e.hp_after))
 
     def on_panel_used(self, e: Any) -> None:
         if e.panel is None:
@@ -337,8 +526,28 @@ class WrittenReport(EventVisitor):
             obj = f" ({e.object})"
         return {"status": status, "object": obj}
 
+    def _status_part(self, e: Any) -> str | None:
+        """``plan line 1`` when the status lands on a part of the character
+        (a clause, a skill entry, a panel), None when on the character: the
+        sentence then says *that part* is bound, not the character."""
+        if e.object == "character" or getattr(e, "index", None) is None:
+            return None
+        index = e.index if e.object == "clause" else e.index + 1
+        pattern = getattr(e, "pattern", None)
+        try:
+            return self._m(f"status.part.{e.object}", index=index,
+                           pattern=(pattern + 1) if isinstance(pattern, int) else pattern)
+        except KeyError:
+            return None
+
     def on_status_applied(self, e: Any) -> None:
         duration = self._m("status.duration", duration=e.duration) if e.duration else ""
+        part = self._status_part(e)
+        if part is not None:
+            status = self.report_word(f"status.{e.status}", e.status)
+            self._item(self._m("status.applied.part", target=e.target, object=part, status=status,
+                               duration=duration))
+            return
         self._item(self._m("status.applied", target=e.target, duration=duration, **self._status_fields(e)))
 
     def on_status_no_effect(self, e: Any) -> None:
@@ -347,9 +556,19 @@ class WrittenReport(EventVisitor):
                            reason=self.report_word(f"noeffect.{e.reason}", e.reason)))
 
     def on_status_expired(self, e: Any) -> None:
+        part = self._status_part(e)
+        if part is not None:
+            self._item(self._m("status.expired.part", target=e.target, object=part,
+                               status=self.report_word(f"status.{e.status}", e.status)))
+            return
         self._item(self._m("status.expired", target=e.target, **self._status_fields(e)))
 
     def on_status_cleansed(self, e: Any) -> None:
+        part = self._status_part(e)
+        if part is not None:
+            self._item(self._m("status.cleansed.part", target=e.target, object=part, skill=self._skill(e.skill),
+                               status=self.report_word(f"status.noun.{e.status}", e.status)))
+            return
         self._item(self._m("status.cleansed", target=e.target, skill=self._skill(e.skill), **self._status_fields(e)))
 
     def on_knockback(self, e: Any) -> None:
@@ -378,8 +597,10 @@ class WrittenReport(EventVisitor):
         self._why(self._m("stayed", actor=e.actor, square=square_text(e.square), reason=reason))
 
     def on_narrowing(self, e: Any) -> None:
-        self._item(self._m("narrowing", turn=e.turn, stage=e.stage, kept=_area_text(e.kept)), 0)
-        self._depth = 1
+        self._flush_moves()
+        self._item(self._m("narrowing", turn=e.turn, stage=e.stage, kept=_area_text(e.kept)),
+                   0 if self.full else 1)
+        self._depth = 1 if self.full else 2
         self._narrowed_turn = e.turn
 
     def on_pushed(self, e: Any) -> None:
@@ -392,41 +613,39 @@ class WrittenReport(EventVisitor):
 
     def on_battle_end(self, e: Any) -> None:
         self.view.apply(e)
+        self._close_turn()
         self._flush_boards()
-        result = e.result
         self._heading(word(self.lang, "section.result"))
-        winner = team_label(self.lang, result.winner)
-        if result.winner == "draw":
-            key = f"result.draw.{result.reason}"
-        else:
-            key = f"result.{result.reason}"
-            standing = {team: sum(1 for c in result.final if c.team == team and not c.down) for team in ("white", "black")}
-            if result.reason == "turn_limit" and standing["white"] == standing["black"]:
-                key = "result.turn_limit.hp"  # equal heads: total HP decided (R-GOAL-2)
-        try:
-            sentence = self._m(key, winner=winner, turns=result.turns)
-        except KeyError:
-            sentence = self._m("result.other", winner=winner if result.winner != "draw" else word(self.lang, "result.draw_word"),
-                               reason=result.reason, turns=result.turns, rule=result.rule)
-        self._para(sentence)
-        self._heading(word(self.lang, "section.final"))
-        header = word(self.lang, "final.header").split("|")
-        max_hp = {c["name"]: c["max_hp"] for c in self.report.characters()}
-        rows = [
-            [c.name, team_label(self.lang, c.team), f"{c.hp}/{max_hp.get(c.name, c.hp)}", square_text(c.square),
-             word(self.lang, "final.down" if c.down else "final.standing")]
-            for c in result.final
-        ]
-        self._block("table", self.markup.table(header, rows))
-        self._board(word(self.lang, "section.end_board"))
+        self._para(result_sentence(self.lang, e.result))
 
     def on_unhandled(self, e: Any) -> None:
         raise TypeError(f"the written report has no sentence for event type {e.TYPE!r}")
 
 
-def render_written(report: Report, lang: str, markup: Markup, *, explain: bool = False) -> str:
-    """The text or Markdown report as one string ending in a newline."""
-    return WrittenReport(report, lang, markup, explain=explain).render()
+def render_written(report: Report, lang: str, markup: Markup, *, explain: bool = False, full: bool = False) -> str:
+    """The written report as one string ending in a newline."""
+    return WrittenReport(report, lang, markup, explain=explain, full=full).render()
+
+
+#: Knock-outs the summary names one by one; more are counted.
+MAX_KNOCKOUTS = 6
+
+
+def result_sentence(lang: str, result: Any) -> str:
+    """The result and the rule that ended it (R-GOAL-1/2, R-TURN-9)."""
+    winner = team_label(lang, result.winner)
+    if result.winner == "draw":
+        key = f"result.draw.{result.reason}"
+    else:
+        key = f"result.{result.reason}"
+        standing = {team: sum(1 for c in result.final if c.team == team and not c.down) for team in ("white", "black")}
+        if result.reason == "turn_limit" and standing["white"] == standing["black"]:
+            key = "result.turn_limit.hp"  # equal heads: total HP decided (R-GOAL-2)
+    try:
+        return message(lang, key, winner=winner, turns=result.turns)
+    except KeyError:
+        return message(lang, "result.other", winner=winner if result.winner != "draw" else word(lang, "result.draw_word"),
+                       reason=result.reason, turns=result.turns, rule=result.rule)
 
 
 def _area_text(rect: str) -> str:

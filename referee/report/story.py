@@ -1,0 +1,280 @@
+"""What happened, read from the events: the facts a summary and a folded log need.
+
+A forum reader wants the story before the log: who fell and to whom, the
+biggest hits, the narrowing, the turns where the lead changed -- and no
+fifty turns of the same exchange.  :func:`read_story` walks the event list
+once (renderers read only events, never the engine) and returns plain data;
+the written renderers turn it into sentences.
+
+Folding (issue 15): a run of at least :data:`MIN_FOLD` turns is *repeated*
+when nobody moved, was pushed, knocked to another square or went down, the
+field did not narrow, and the last turn of the run ends exactly as the turn
+before the run ended (every square, HP, status and maintained skill).  The
+run changed nothing a reader can see at its end, so one line says so and
+the detail stays in ``--full`` and in json.  The last turn of a battle is
+never folded: it is how the battle ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+from referee.report.boardview import BoardView, square_text
+from referee.report.record import Report
+
+__all__ = ["Knockout", "Hit", "LeadChange", "NarrowingStage", "Fold", "Story", "read_story", "MIN_FOLD",
+           "MAX_HITS"]
+
+#: The fewest turns folded into one line (two turns are short enough to read).
+MIN_FOLD = 3
+#: How many of the biggest hits the summary names (the narrowing's damage is
+#: not a hit: it has its own highlight).
+MAX_HITS = 2
+
+#: Event types that change the picture a reader keeps: a fold never spans one.
+_BREAKERS = frozenset({"moved", "pushed", "down", "narrowing", "sink_started", "sink_ended"})
+
+
+@dataclass(frozen=True)
+class Knockout:
+    """``target`` went down on ``square`` in ``turn``; ``by``/``skill`` name the
+    last damage's source (None for poison, a wall with no actor, the narrowing)."""
+
+    turn: int
+    target: str
+    square: str
+    cause: str
+    by: str | None
+    skill: str | None
+
+
+@dataclass(frozen=True)
+class Hit:
+    """The same blow (attacker, skill, target, amount) in ``turns``, for the
+    "biggest hits" highlight: three identical hits make one line."""
+
+    turns: tuple[int, ...]
+    target: str
+    amount: int
+    cause: str
+    actor: str | None
+    skill: str | None
+    order: int  # position in the event list: the tie-break (earlier first)
+
+
+@dataclass(frozen=True)
+class LeadChange:
+    """After ``turn`` the leader became ``leader`` (``white``, ``black`` or
+    ``level``), by standing heads then total HP (R-GOAL-2's order)."""
+
+    turn: int
+    leader: str
+    heads: tuple[int, int]  # white, black
+    hp: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class NarrowingStage:
+    turn: int
+    stage: int
+    kept: str
+    pushed: int
+    damage: int
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Turns ``first``..``last`` repeated themselves (see the module docstring).
+
+    ``quiet`` is True when no HP changed at all during the run."""
+
+    first: int
+    last: int
+    hits: int
+    damage: int
+    heals: int
+    healed: int
+    skills_used: int
+
+    @property
+    def quiet(self) -> bool:
+        return self.damage == 0 and self.healed == 0
+
+    @property
+    def turns(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass(frozen=True)
+class Story:
+    knockouts: tuple[Knockout, ...]
+    biggest_hits: tuple[Hit, ...]
+    narrowings: tuple[NarrowingStage, ...]
+    lead_changes: tuple[LeadChange, ...]
+    folds: tuple[Fold, ...]
+    final_view: BoardView = field(compare=False)
+
+    def fold_starting(self, turn: int) -> Fold | None:
+        """The fold that begins at ``turn``, if any."""
+        for fold in self.folds:
+            if fold.first == turn:
+                return fold
+        return None
+
+    def folded(self, turn: int) -> bool:
+        return any(f.first <= turn <= f.last for f in self.folds)
+
+
+@dataclass
+class _Turn:
+    """What one turn did, as the fold and lead tests need it."""
+
+    number: int
+    broke: bool = False
+    hits: int = 0
+    damage: int = 0
+    heals: int = 0
+    healed: int = 0
+    skills_used: int = 0
+    end_state: tuple[Any, ...] = ()
+
+
+class _StatusBook:
+    """Statuses and maintained skills in force, so a fold never hides one
+    that began or ended inside it."""
+
+    def __init__(self) -> None:
+        self.statuses: set[tuple[str, str, str, str]] = set()
+        self.maintained: set[tuple[str, str]] = set()
+
+    def apply(self, e: Any) -> None:
+        kind = e.TYPE
+        if kind in ("status_applied", "status_expired", "status_cleansed"):
+            key = (e.target, e.status, e.object, repr((getattr(e, "index", None), getattr(e, "pattern", None))))
+            if kind == "status_applied":
+                self.statuses.add(key)
+            else:
+                self.statuses.discard(key)
+        elif kind == "maintain_started":
+            self.maintained.add((e.actor, e.skill))
+        elif kind == "maintain_released":
+            self.maintained.discard((e.actor, e.skill))
+
+    def state(self) -> tuple[Any, ...]:
+        return (tuple(sorted(self.statuses)), tuple(sorted(self.maintained)))
+
+
+def _board_state(view: BoardView) -> tuple[Any, ...]:
+    return tuple((p.square, p.hp, p.down) for p in view.pieces.values()), view.kept
+
+
+def _leader(view: BoardView) -> tuple[str, tuple[int, int], tuple[int, int]]:
+    heads = {"white": 0, "black": 0}
+    hp = {"white": 0, "black": 0}
+    for p in view.pieces.values():
+        if not p.down and p.team in heads:
+            heads[p.team] += 1
+            hp[p.team] += p.hp
+    key_w, key_b = (heads["white"], hp["white"]), (heads["black"], hp["black"])
+    leader = "white" if key_w > key_b else "black" if key_b > key_w else "level"
+    return leader, (heads["white"], heads["black"]), (hp["white"], hp["black"])
+
+
+def read_story(report: Report) -> Story:
+    """Every highlight and fold of ``report``, from its events alone."""
+    view = BoardView(report.inputs)
+    book = _StatusBook()
+    knockouts: list[Knockout] = []
+    hits: list[Hit] = []
+    narrowings: list[NarrowingStage] = []
+    leads: list[LeadChange] = []
+    turns: list[_Turn] = [_Turn(0)]
+    last_source: dict[str, tuple[str | None, str | None]] = {}
+    current = turns[0]
+    stage: NarrowingStage | None = None
+    leader: str | None = None
+
+    def close_turn() -> None:
+        nonlocal leader, stage
+        current.end_state = (_board_state(view), book.state())
+        who, heads, hp = _leader(view)
+        if leader is None:
+            leader = who
+        elif who != leader:
+            leader = who
+            leads.append(LeadChange(current.number, who, heads, hp))
+        if stage is not None:
+            narrowings.append(stage)
+            stage = None
+
+    for order, e in enumerate(report.events):
+        kind = e.TYPE
+        if kind == "turn_start":
+            close_turn()
+            current = _Turn(e.turn)
+            turns.append(current)
+        elif kind == "battle_end":
+            close_turn()
+        if kind in _BREAKERS or (kind == "knockback" and e.from_square != e.to_square):
+            current.broke = True
+        if kind == "damage":
+            current.hits += 1
+            current.damage += e.amount
+            last_source[e.target] = (e.actor, e.skill)
+            if e.amount > 0 and e.cause != "narrowing":
+                hits.append(Hit((e.turn,), e.target, e.amount, e.cause, e.actor, e.skill, order))
+            if stage is not None and e.cause == "narrowing":
+                stage = replace(stage, damage=stage.damage + e.amount)
+        elif kind == "heal":
+            current.heals += 1
+            current.healed += e.amount
+        elif kind == "skill_used":
+            current.skills_used += 1
+        elif kind == "down":
+            by, skill = last_source.get(e.target, (None, None))
+            knockouts.append(Knockout(e.turn, e.target, square_text(e.square), e.cause, by, skill))
+        elif kind == "narrowing":
+            stage = NarrowingStage(e.turn, e.stage, e.kept, 0, 0)
+        elif kind == "pushed" and stage is not None:
+            stage = replace(stage, pushed=stage.pushed + 1)
+        view.apply(e)
+        book.apply(e)
+    return Story(tuple(knockouts), _biggest(hits), tuple(narrowings),
+                 tuple(leads), tuple(_folds(turns)), view)
+
+
+def _biggest(hits: list[Hit]) -> tuple[Hit, ...]:
+    """The :data:`MAX_HITS` hardest blows, identical ones merged, in battle order."""
+    groups: dict[tuple[Any, ...], Hit] = {}
+    for hit in sorted(hits, key=lambda h: (-h.amount, h.order)):
+        key = (hit.actor, hit.skill, hit.target, hit.amount, hit.cause)
+        if key in groups:
+            first = groups[key]
+            groups[key] = Hit(first.turns + hit.turns, first.target, first.amount, first.cause, first.actor,
+                              first.skill, first.order)
+        elif len(groups) < MAX_HITS:
+            groups[key] = hit
+    return tuple(sorted(groups.values(), key=lambda h: h.order))
+
+
+def _folds(turns: list[_Turn]) -> Iterable[Fold]:
+    """Greedy, earliest first: from each turn end, the longest run of turns
+    without a breaker that ends in the same state (the battle's last turn is
+    never folded)."""
+    last = len(turns) - 1  # index of the battle's last turn (turns[0] is the setup)
+    i = 0
+    while i < last:
+        j = i
+        best = None
+        while j + 1 < last and not turns[j + 1].broke:
+            j += 1
+            if j - i >= MIN_FOLD and turns[j].end_state == turns[i].end_state:
+                best = j
+        if best is None:
+            i += 1
+            continue
+        run = turns[i + 1: best + 1]
+        yield Fold(run[0].number, run[-1].number, sum(t.hits for t in run), sum(t.damage for t in run),
+                   sum(t.heals for t in run), sum(t.healed for t in run), sum(t.skills_used for t in run))
+        i = best
