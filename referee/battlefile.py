@@ -27,6 +27,7 @@ from typing import Any
 
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.plan import parse_plan
+from referee.plan.check import plan_character_names
 from referee.ruleset import Ruleset, load_ruleset
 from referee.sheet import CharacterSheet, load_sheet, sheet_name
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
@@ -282,6 +283,8 @@ class _BattleLoader:
         known = names if self._all_named else None
         entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
+        if known is not None:
+            self._plan_names(ruleset, sorted(known))
         if not isinstance(title, str) or not every_sheet_loaded or entries is None or has_errors(self.diags):
             return None
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
@@ -324,6 +327,7 @@ class _BattleLoader:
         teams = self.data.get("teams")
         self._loaded: list[BattleEntry] = []
         self._broken_names: list[str] = []  # names read from sheets that failed
+        self._sheet_paths: list[Path] = []  # every sheet file that exists, in roster order
         self._all_named = isinstance(teams, dict)  # every character's name is known
         if not isinstance(teams, dict):
             return None
@@ -349,6 +353,7 @@ class _BattleLoader:
                     continue
                 if ruleset is None:
                     continue
+                self._sheet_paths.append(target)
                 sheet, sheet_diags = _load_sheet_cached(target, ruleset, self.folder)
                 self.diags.extend(sheet_diags)
                 if sheet is None:
@@ -367,6 +372,22 @@ class _BattleLoader:
                     continue
                 entries.append(BattleEntry(team=team, path=rel, sheet=sheet, plan=plan))
         return entries if ok and ruleset is not None else None
+
+    def _plan_names(self, ruleset: Ruleset, names: list[str]) -> None:
+        """Every name a plan gives must be a character of this battle (a plan
+        is checked against the battle it is in: ``never target Akanee``,
+        ``target weakest``), in ``check``, ``resolve`` and ``batch`` alike.
+
+        A sheet whose plan names someone absent, or that failed (its plan may
+        still have sound clauses), is read again with the names, so the errors
+        point into the plan as written; only the name errors are new."""
+        loaded = {e.sheet.file: e for e in self._loaded}
+        for target in self._sheet_paths:
+            entry = loaded.get(str(target))
+            if entry is not None and (entry.plan is None or plan_character_names(entry.plan) <= set(names)):
+                continue
+            _, diags = load_sheet(target, ruleset, root=self.folder, known_characters=names)
+            self.diags.extend(d for d in diags if d.code == "unknown-character")
 
     def _unique_names(self, entries: list[BattleEntry]) -> set[str]:
         seen: dict[str, tuple[str, int]] = {}

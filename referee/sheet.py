@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
 from referee.ruleset import Ruleset
+from referee.textfile import read_text_file
 from referee.yamlio import YamlDocument, load_yaml, schema_diagnostics
 
 #: Ability keys accepted on sheets, each mapped to its English name (R-CHAR-1).
@@ -99,32 +100,28 @@ class CharacterSheet:
         return self.plan_text is not None
 
 
-def load_sheet(path: str | Path, ruleset: Ruleset, root: str | Path | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+def load_sheet(path: str | Path, ruleset: Ruleset, root: str | Path | None = None,
+               known_characters: Sequence[str] | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
     """Read and validate the sheet at ``path`` (its plan path is relative to it).
 
     :param root: a folder the plan file may not leave (default: the sheet's folder).
     :returns: the sheet (``None`` if any error) and every diagnostic.
     """
     shown = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        return None, [Diagnostic(shown, 0, 0, "file-not-found", f"cannot read {shown}: {err.strerror or err}")]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        return None, [Diagnostic(shown, 0, 0, "encoding", f"{shown} is not UTF-8 text (byte {err.start})")]
-    return parse_sheet(text, shown, ruleset, Path(path).parent, root=root)
+    text, diags = read_text_file(path, shown)
+    if text is None:
+        return None, diags
+    return parse_sheet(text, shown, ruleset, Path(path).parent, root=root, known_characters=known_characters)
 
 
 def sheet_name(path: str | Path) -> str | None:
     """The ``name`` a sheet gives, even when the sheet is invalid (``None``
     when it cannot be read at all).  Why: a battle whose sheet has an error
     still checks its ``setup`` and ``order`` against every name."""
-    try:
-        doc, _ = load_yaml(Path(path).read_bytes().decode("utf-8-sig"), str(path))
-    except (OSError, UnicodeDecodeError):
+    text, _ = read_text_file(path)
+    if text is None:
         return None
+    doc, _ = load_yaml(text, str(path))
     name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
     return name.strip() if isinstance(name, str) and name.strip() else None
 
@@ -135,12 +132,14 @@ def parse_sheet(
     ruleset: Ruleset,
     base_dir: str | Path = ".",
     root: str | Path | None = None,
+    known_characters: Sequence[str] | None = None,
 ) -> tuple[CharacterSheet | None, list[Diagnostic]]:
     """Validate sheet text; never raises on bad input.
 
     :param file: name used in diagnostics.
     :param base_dir: folder a plan path is relative to.
     :param root: folder the plan file may not leave (default ``base_dir``).
+    :param known_characters: the battle's names, to check the plan's (``None``: not checked).
     """
     doc, diags = load_yaml(data_text, file)
     if doc is None:
@@ -155,7 +154,7 @@ def parse_sheet(
     # The plan and the pattern conditions are checked whatever else is wrong
     # (every error at once): with the parts of the sheet that are sound, the
     # checks that need a broken part (the skill list, intellect) skipped.
-    diags += _plan_diagnostics(checker.parts, ruleset, doc)
+    diags += _plan_diagnostics(checker.parts, ruleset, doc, known_characters)
     diags.sort(key=lambda d: (d.line, d.column))
     if has_errors(diags):
         return None, diags
@@ -388,13 +387,15 @@ class _SheetChecker:
         if Path(rel).is_absolute() or not inside:
             self.error(path, "plan-outside", f"plan path {rel!r} leaves the folder {str(self.root)!r}; give a path inside it")
             return None, None, 0, 0
-        try:
-            text = target.read_bytes().decode("utf-8-sig")
-        except FileNotFoundError:
+        if not target.exists():
             self.error(path, "plan-not-found", f"plan file {shown!r} does not exist (paths are relative to the sheet)")
             return None, None, 0, 0
-        except (OSError, UnicodeDecodeError) as err:
-            self.error(path, "plan-unreadable", f"cannot read plan file {shown!r}: {err}")
+        text, read_diags = read_text_file(target, shown)
+        if text is None:
+            # the plan file's own problem (its encoding, at its line), and where the sheet names it
+            self.diags.extend(read_diags)
+            self.error(path, "plan-unreadable", f"cannot read plan file {shown!r}: {read_diags[0].message}",
+                       hint=read_diags[0].hint)
             return None, None, 0, 0
         return text, shown, 0, 0
 
@@ -416,7 +417,8 @@ class _SheetParts:
     plan_column_offset: int
 
 
-def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument) -> list[Diagnostic]:
+def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument,
+                      known_characters: Sequence[str] | None = None) -> list[Diagnostic]:
     """Seam to :mod:`referee.plan`: parse pattern conditions and the plan, check
     the plan against the sheet (names, R-CHAR-4 clause count) and return the
     diagnostics, an inline plan's shifted to point into the sheet.
@@ -435,7 +437,8 @@ def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument) -
     if plan is not None:
         # names, sheet skills and (with a sound intellect) the R-CHAR-4 clause count
         plan_diags += list(check_plan(plan, None, ruleset.catalog, skills=parts.skills, intellect=parts.intellect,
-                                      max_clauses_per_intellect=ruleset.max_clauses_per_intellect))
+                                      max_clauses_per_intellect=ruleset.max_clauses_per_intellect,
+                                      board=ruleset.map, known_characters=known_characters))
     if inline:
         plan_diags = [_shift(d, parts, doc) for d in plan_diags]
     return out + plan_diags

@@ -17,13 +17,14 @@ import sys
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from referee.diagnostics import ReferError, format_diagnostics
 from referee.report import SUFFIXES, render
-from referee.app.pipeline import resolve_file, write_atomic
+from referee.report.messages import MESSAGES, message, team_label, word
+from referee.app.pipeline import resolve_file_checked, write_atomic
 
 __all__ = ["BattleOutcome", "find_battles", "run_batch", "standings_markdown", "standings_json"]
 
@@ -37,6 +38,7 @@ class BattleOutcome:
     :param battle: path relative to the round folder (``/`` separators).
     :param status: ``ok``, ``invalid`` (diagnostics) or ``crashed`` (a bug).
     :param error: the diagnostics or the exception, for failed battles.
+    :param warnings: the battle's warnings (formatted diagnostics), resolved or not.
     """
 
     battle: str
@@ -49,6 +51,7 @@ class BattleOutcome:
     standing: str = ""
     reports: tuple[str, ...] = ()
     error: str = ""
+    warnings: str = ""
 
     @property
     def ok(self) -> bool:
@@ -71,8 +74,15 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
 
     Never raises: invalid input and crashes both become outcomes.
     """
+    root = path[: len(path) - len(rel)] if path.endswith(rel) else ""
+
+    def shown(diags: Any) -> str:
+        """Diagnostics with paths relative to the round's folder (standings are posted)."""
+        return format_diagnostics([replace(d, file=d.file[len(root):]) if root and d.file.startswith(root) else d
+                                   for d in diags])
+
     try:
-        report = resolve_file(path)
+        report, warnings = resolve_file_checked(path)
         written = []
         stem = _report_stem(rel)
         for fmt in formats:
@@ -87,9 +97,10 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
         return BattleOutcome(
             battle=rel, status="ok", title=report.title, seed=report.seed, winner=result.winner,
             reason=result.reason, turns=result.turns, standing=f"{standing['white']}-{standing['black']}",
-            reports=tuple(written))
+            reports=tuple(written), warnings=shown(warnings))
     except ReferError as err:
-        return BattleOutcome(battle=rel, status="invalid", error=format_diagnostics(err.diagnostics))
+        return BattleOutcome(battle=rel, status="invalid", error=shown(d for d in err.diagnostics if d.is_error),
+                             warnings=shown(d for d in err.diagnostics if not d.is_error))
     except Exception as err:  # a bug: reported, never stops the round
         last = traceback.format_exception_only(type(err), err)[-1].strip()
         return BattleOutcome(battle=rel, status="crashed", error=f"internal error: {last}")
@@ -217,7 +228,7 @@ def run_batch(
                 outcomes.append(outcome)
                 bar.update(outcome)
     outcomes.sort(key=lambda o: o.battle)
-    write_atomic(out / "standings.md", standings_markdown(outcomes, root.name or str(root)))
+    write_atomic(out / "standings.md", standings_markdown(outcomes, root.name or str(root), lang))
     write_atomic(out / "standings.json", standings_json(outcomes))
     return outcomes
 
@@ -247,27 +258,27 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def standings_markdown(outcomes: list[BattleOutcome], name: str) -> str:
-    """The round's summary as a GitHub-flavoured Markdown table."""
-    c = _counts(outcomes)
-    lines = [
-        f"# Results: {name}",
-        "",
-        f"{c['resolved']} of {c['battles']} battles resolved; White won {c['white_wins']}, "
-        f"Black won {c['black_wins']}, {c['draws']} drawn; {c['failed']} failed.",
-        "",
-        "| battle | title | winner | how | turns | standing (W-B) | seed |",
-        "|---|---|---|---|---|---|---|",
-    ]
+def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en") -> str:
+    """The round's summary as a GitHub-flavoured Markdown table, in ``lang``;
+    failed battles with their errors, then every battle's warnings."""
+    def say(key: str, **fields: Any) -> str:
+        return message(lang, f"standings.{key}", **fields)
+
+    header = say("header").split("|")
+    lines = [f"# {say('title', name=name)}", "", say("summary", **_counts(outcomes)), "",
+             "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for o in outcomes:
         if o.ok:
-            lines.append(f"| {_cell(o.battle)} | {_cell(o.title)} | {o.winner} | {o.reason} | {o.turns} | "
+            how = MESSAGES[lang].get(f"standings.reason.{o.reason}", o.reason)
+            winner = word(lang, "result.draw_word") if o.winner == "draw" else team_label(lang, o.winner)
+            lines.append(f"| {_cell(o.battle)} | {_cell(o.title)} | {winner} | {how} | {o.turns} | "
                          f"{o.standing} | {_cell(o.seed)} |")
         else:
-            lines.append(f"| {_cell(o.battle)} | | **failed** | {o.status} | | | |")
-    failed = [o for o in outcomes if not o.ok]
-    if failed:
-        lines += ["", "## Failed battles", ""]
-        for o in failed:
-            lines += [f"### {o.battle}", "", "```text", o.error.rstrip(), "```", ""]
+            lines.append(f"| {_cell(o.battle)} | | **{say('failed')}** | {say('status.' + o.status)} | | | |")
+    for title, rows in (("failed_title", [(o.battle, o.error) for o in outcomes if not o.ok]),
+                        ("warnings_title", [(o.battle, o.warnings) for o in outcomes if o.warnings])):
+        if rows:
+            lines += ["", f"## {say(title)}", ""] + ([say("warnings_note"), ""] if title == "warnings_title" else [])
+            for battle, text in rows:
+                lines += [f"### {battle}", "", "```text", text.rstrip(), "```", ""]
     return "\n".join(lines).rstrip("\n") + "\n"

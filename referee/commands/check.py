@@ -85,17 +85,16 @@ def check_plan_file(path: Path, ruleset: Any) -> list[Diagnostic]:
     """A plan on its own: syntax and names (no sheet: no R-CHAR-4 count)."""
     from referee.plan.check import check_plan
     from referee.plan.parser import parse_plan
+    from referee.textfile import read_text_file
 
     shown = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as err:
-        return [Diagnostic(shown, 0, 0, "not-utf8", f"the file is not UTF-8 text ({err.reason} at byte {err.start})")]
-    except OSError as err:
-        return [Diagnostic(shown, 0, 0, "unreadable", f"cannot read the file: {err.strerror}")]
+    text, read_diags = read_text_file(path, shown)
+    if text is None:
+        return read_diags
     plan, diags = parse_plan(text, shown)
     catalog = ruleset.catalog if ruleset is not None else None
-    diags += check_plan(plan, catalog=catalog)
+    board = ruleset.map if ruleset is not None else None
+    diags += check_plan(plan, catalog=catalog, board=board)
     return _with_sources(diags, text)
 
 
