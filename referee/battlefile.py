@@ -162,14 +162,51 @@ def read_battle(path: str | Path) -> tuple[YamlDocument | None, list[Diagnostic]
     :returns: the document (``None`` when it is not YAML or not a mapping) and
         every diagnostic.
     """
+    if str(path).lower().endswith(".plan"):
+        return None, [Diagnostic(str(path), 0, 0, "not-a-battle", "this is a plan, not a battle file",
+                                 hint="resolve the battle file whose sheets name this plan")]
     doc, diags = read_yaml_file(path)
     if doc is None:
         return None, diags
     if not isinstance(doc.data, dict):
         diags.append(doc.diagnostic((), "wrong-type", "a battle file is a mapping with title, ruleset, seed and teams"))
         return None, diags
+    mistake = _other_kind_of_file(doc)
+    if mistake is not None:
+        return None, diags + [mistake]
     diags += schema_diagnostics(doc, "battle")
     return doc, diags
+
+
+#: Sheet diagnostics that hold under any ruleset (YAML, shape, plan syntax,
+#: files): reported even when the battle's ruleset cannot be loaded.
+_RULESET_FREE_CODES = frozenset({
+    "yaml-syntax", "duplicate-key", "encoding", "file-not-found", "wrong-type", "unknown-field", "missing-field",
+    "invalid-value", "out-of-range", "wrong-size", "unknown-element", "pattern-length", "duplicate-ability",
+    "missing-ability", "plan-not-found", "plan-outside", "plan-unreadable", "plan-folded", "unknown-clause",
+    "unexpected-token", "unexpected-end", "unexpected-character", "too-deeply-nested", "number-too-large",
+    "empty-name", "not-a-square", "target-without-skill",
+})
+
+#: Keys that show a YAML file is a character sheet or a ruleset, not a battle.
+_SHEET_KEYS = frozenset({"abilities", "patterns", "skills", "plan", "能力", "スキル", "パターン", "作戦"})
+_RULESET_KEYS = frozenset({"extends", "map", "turn_limit", "narrowing", "initiative", "hp_per_body", "mechanics"})
+
+
+def _other_kind_of_file(doc: YamlDocument) -> Diagnostic | None:
+    """One clear error for a sheet or ruleset given where a battle file is
+    expected (``referee resolve kagura.yaml``), instead of a schema error for
+    every battle field it lacks."""
+    keys = {k for k in doc.data if isinstance(k, str)}
+    if "teams" in keys:
+        return None
+    if keys & _SHEET_KEYS:
+        return doc.diagnostic((), "not-a-battle", "this is a character sheet, not a battle file",
+                              hint="resolve the battle file that names it under teams (or `referee check` the sheet)")
+    if keys & _RULESET_KEYS:
+        return doc.diagnostic((), "not-a-battle", "this is a ruleset, not a battle file",
+                              hint="a battle file names it with `ruleset: PATH`")
+    return None
 
 
 def check_battle_file(path: str | Path) -> list[Diagnostic]:
@@ -352,6 +389,7 @@ class _BattleLoader:
                     ok = self._all_named = False
                     continue
                 if ruleset is None:
+                    self._sheet_checked_without_ruleset(target)
                     continue
                 self._sheet_paths.append(target)
                 sheet, sheet_diags = _load_sheet_cached(target, ruleset, self.folder)
@@ -372,6 +410,13 @@ class _BattleLoader:
                     continue
                 entries.append(BattleEntry(team=team, path=rel, sheet=sheet, plan=plan))
         return entries if ok and ruleset is not None else None
+
+    def _sheet_checked_without_ruleset(self, target: Path) -> None:
+        """The battle's ruleset could not be loaded: its sheets are still read
+        (against the default ruleset) and every error that no ruleset could
+        change is reported now, not on the next run (issue 14)."""
+        _, diags = _load_sheet_cached(target, load_ruleset(DEFAULT_RULESET), self.folder)
+        self.diags.extend(d for d in diags if d.code in _RULESET_FREE_CODES)
 
     def _plan_names(self, ruleset: Ruleset, names: list[str]) -> None:
         """Every name a plan gives must be a character of this battle (a plan

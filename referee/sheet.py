@@ -37,6 +37,12 @@ ABILITY_KEYS: dict[str, str] = {
 }
 _ABILITY_JA = {"body": "体力", "reflex": "神経反射", "intellect": "知性"}
 
+#: Japanese top-level keys players write, and the key the sheet wants.
+JAPANESE_SHEET_KEYS: dict[str, str] = {
+    "名前": "name", "なまえ": "name", "能力": "abilities", "能力値": "abilities", "パターン": "patterns",
+    "スキル": "skills", "作戦": "plan", "プラン": "plan",
+}
+
 _WHEN = re.compile(r"^\s*(when|if)\s+", re.IGNORECASE)
 
 
@@ -147,7 +153,7 @@ def parse_sheet(
     if not isinstance(doc.data, dict):
         diags.append(doc.diagnostic((), "wrong-type", "a character sheet is a mapping with name, abilities, patterns and skills"))
         return None, diags
-    diags += schema_diagnostics(doc, "character")
+    diags += _with_japanese_key_hints(schema_diagnostics(doc, "character"), doc.data)
     checker = _SheetChecker(doc, ruleset, Path(base_dir), Path(root) if root is not None else Path(base_dir))
     sheet = checker.check()
     diags += checker.diags
@@ -159,6 +165,27 @@ def parse_sheet(
     if has_errors(diags):
         return None, diags
     return sheet, diags
+
+
+def _with_japanese_key_hints(diags: list[Diagnostic], data: dict[Any, Any]) -> list[Diagnostic]:
+    """A sheet written with Japanese top-level keys (``名前``, ``能力`` ...):
+    each such key gets "write 'name'" as its hint, and the "required field
+    is missing" error its English twin would give is left out (it says the
+    same thing twice).  Why not accept them: the sheet format's keys are
+    English (interfaces.md); only the ability names have Japanese aliases."""
+    aliases = {k: JAPANESE_SHEET_KEYS[k] for k in data if isinstance(k, str) and k in JAPANESE_SHEET_KEYS}
+    if not aliases:
+        return diags
+    out = []
+    for d in diags:
+        key = next((k for k in aliases if d.code == "unknown-field" and d.message == f"unknown field {k!r}"), None)
+        if key is not None:
+            d = replace(d, hint=f"write '{aliases[key]}': a sheet's keys are English "
+                                "(Japanese is accepted for the abilities 体力 神経反射 知性)")
+        elif d.code == "missing-field" and any(f"field {en!r} is missing" in d.message for en in aliases.values()):
+            continue
+        out.append(d)
+    return out
 
 
 class _SheetChecker:

@@ -21,14 +21,15 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from referee.diagnostics import ReferError, format_diagnostics
+from referee.diagnostics import Diagnostic, ReferError, format_diagnostics
 from referee.report import SUFFIXES, render
 from referee.report.messages import MESSAGES, message, team_label, word
 from referee.app.pipeline import resolve_file_checked, write_atomic
 
-__all__ = ["BattleOutcome", "find_battles", "run_batch", "standings_markdown", "standings_json"]
+__all__ = ["BattleOutcome", "find_battles", "no_battle_error", "run_batch", "standings_markdown", "standings_json"]
 
-BATTLE_SUFFIX = ".battle.yaml"
+#: Battle file endings, accepted alike by check, resolve and batch.
+BATTLE_SUFFIXES = (".battle.yaml", ".battle.yml")
 
 
 @dataclass(frozen=True)
@@ -59,14 +60,30 @@ class BattleOutcome:
 
 
 def find_battles(folder: str | Path) -> list[Path]:
-    """Every ``*.battle.yaml`` under ``folder``, sorted by relative path."""
+    """Every ``*.battle.yaml`` / ``*.battle.yml`` under ``folder``, sorted by relative path."""
     root = Path(folder)
-    return sorted((p for p in root.rglob(f"*{BATTLE_SUFFIX}") if p.is_file()),
+    return sorted((p for p in root.rglob("*") if p.name.lower().endswith(BATTLE_SUFFIXES) and p.is_file()),
                   key=lambda p: p.relative_to(root).as_posix())
 
 
+def no_battle_error(folder: str | Path) -> ReferError:
+    """A round folder with no battle file is a mistake, not "0 of 0": say what is there."""
+    root = Path(folder)
+    kinds: dict[str, list[str]] = {}
+    for p in sorted(root.rglob("*"), key=lambda p: p.as_posix()):
+        if p.is_file():
+            kinds.setdefault("".join(p.suffixes[-2:]).lower() or "(no extension)", []).append(p.relative_to(root).as_posix())
+    found = "; ".join(f"{len(v)} {k} ({', '.join(v[:3])}{', ...' if len(v) > 3 else ''})" for k, v in sorted(kinds.items()))
+    return ReferError([Diagnostic(str(folder), 0, 0, "no-battles",
+                                  f"no battle file (*.battle.yaml) under {folder}; found {found or 'nothing'}",
+                                  hint="name each battle NAME.battle.yaml; sheets and plans may sit beside them")])
+
+
 def _report_stem(rel: str) -> str:
-    return rel[: -len(BATTLE_SUFFIX)] if rel.endswith(BATTLE_SUFFIX) else rel
+    for suffix in BATTLE_SUFFIXES:
+        if rel.lower().endswith(suffix):
+            return rel[: -len(suffix)]
+    return rel
 
 
 def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str) -> BattleOutcome:
@@ -201,6 +218,8 @@ def run_batch(
     root = Path(folder)
     out = Path(outdir)
     battles = find_battles(root)
+    if not battles:
+        raise no_battle_error(folder)
     bar = _Progress(len(battles), progress or sys.stderr)
     outcomes: list[BattleOutcome] = []
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]

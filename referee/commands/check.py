@@ -20,6 +20,7 @@ EXAMPLE = """examples:
   referee check sheets/kagura.yaml       a sheet and the plan it names
   referee check round3.battle.yaml       a battle, its ruleset, sheets and plans
   referee check house.ruleset.yaml --format json
+  referee check rounds/3/                every battle of a round, as batch would resolve them
 """
 
 
@@ -31,7 +32,8 @@ def register(subparsers: Any) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="*.plan, *.yaml (sheet), *.battle.yaml, *.ruleset.yaml")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="*.plan, *.yaml (sheet), *.battle.yaml, *.ruleset.yaml, or a round folder (its battles)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--ruleset", default="tcgt", metavar="NAME|PATH",
                         help="ruleset for sheets and plans (default: tcgt)")
@@ -66,6 +68,8 @@ def check_files(files: Sequence[str], ruleset_name: str = "tcgt") -> list[Diagno
 def check_file(name: str, ruleset: Any) -> list[Diagnostic]:
     """One file's diagnostics, dispatched on its name."""
     path = Path(name)
+    if path.is_dir():
+        return _check_folder(path)
     if not path.is_file():
         return [Diagnostic(name, 0, 0, "file-not-found", f"no such file: {name}")]
     lower = path.name.lower()
@@ -134,6 +138,17 @@ def _check_sheet(path: Path, ruleset: Any) -> list[Diagnostic]:
         root = None
     _, diags = load_sheet(path, ruleset, root=root)
     return list(diags)
+
+
+def _check_folder(path: Path) -> list[Diagnostic]:
+    """A round folder: every battle file under it, as ``referee batch`` would
+    resolve them (each with its sheets and plans); none is an error."""
+    from referee.app.batch import find_battles, no_battle_error
+
+    battles = find_battles(path)
+    if not battles:
+        return list(no_battle_error(path).diagnostics)
+    return [d for battle in battles for d in _check_battle(battle)]
 
 
 def _check_battle(path: Path) -> list[Diagnostic]:

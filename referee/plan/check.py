@@ -166,6 +166,8 @@ def check_plan(
                               hint="use 'ally ...', 'enemies in range ...' or your own 'hp ...'")
         if known_characters is not None:
             diags += character_diagnostics(clause, known_characters, file)
+        else:
+            diags += phrase_as_name_warnings(clause, file)
         if board is not None:
             diags += square_diagnostics(clause, board, file)
     if intellect is not None:
@@ -234,6 +236,19 @@ def character_diagnostics(clause: A.Clause, known: Sequence[str], file: str) -> 
             out.append(Diagnostic(file, ref.line, ref.column, "unknown-character",
                                   f"no character called '{ref.name}' in this battle; the clause never applies here",
                                   hint=hint, severity="warning"))
+    return out
+
+
+def phrase_as_name_warnings(clause: A.Clause, file: str) -> list[Diagnostic]:
+    """Without a battle, names cannot be checked; a "name" that is a phrase for
+    one of the plan's own words (``target the weakest``) is still surely a
+    slip, so a plan checked alone warns about it (the battle makes it an error)."""
+    out = []
+    for ref, slot in _clause_characters(clause):
+        hint, certain = _unknown_name_hint(ref.name, (), slot)
+        if certain:
+            out.append(Diagnostic(file, ref.line, ref.column, "name-like-keyword",
+                                  f"'{ref.name}' is read as a character's name", hint=hint, severity="warning"))
     return out
 
 
