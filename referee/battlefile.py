@@ -321,6 +321,9 @@ class _BattleLoader:
         entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
         if known is not None:
+            # with the battle's names known, a name is checked for real
+            # (unknown-character); the sheet's "reads like a keyword" guess goes
+            self.diags = [d for d in self.diags if d.code != "name-like-keyword"]
             self._plan_names(ruleset, sorted(known))
         if not isinstance(title, str) or not every_sheet_loaded or entries is None or has_errors(self.diags):
             return None
