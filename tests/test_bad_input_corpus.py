@@ -262,3 +262,14 @@ def test_the_corpus_is_large_enough() -> None:
     """Issue 14: each case of the issue and at least 30 more."""
     assert len(CASES) >= 50
     assert len({c.name for c in CASES}) == len(CASES)
+
+
+def test_only_target_naming_someone_absent_says_what_it_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    for rel, content in round_files(akane=sheet("Akane", "with firecracker only target Brand")).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(str(content), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(list(CHECK)) == 0
+    assert "warning[unknown-character]: no character called 'Brand' in this battle; " \
+           "'only target' leaves no one to target here" in capsys.readouterr().err

@@ -112,3 +112,23 @@ def test_resolve_prints_warnings_and_batch_lists_them_in_the_standings(
     assert str(tmp_path) not in md  # paths relative to the round folder
     row = json.loads((tmp_path / "out" / "standings.json").read_text("utf-8"))["battles"][0]
     assert "skill-not-on-sheet" in row["warnings"]
+
+
+def _yaml_blocks(doc: Path) -> list[str]:
+    parts = doc.read_text("utf-8").split("```yaml\n")[1:]
+    return [p.split("```", 1)[0] for p in parts]
+
+
+def test_the_guide_s_annotated_sheet_and_battle_file_are_valid(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/organiser.md's examples are real files: checked as a round."""
+    sheet_text, battle_text = _yaml_blocks(ROOT / "docs" / "organiser.md")
+    (tmp_path / "sheets").mkdir()
+    for name in ("tomoe", "ren", "ash", "bryn", "cole"):
+        (tmp_path / "sheets" / f"{name}.yaml").write_text(
+            (ROOT / "fixtures" / "sheets" / f"{name}.yaml").read_text("utf-8"), encoding="utf-8")
+    (tmp_path / "sheets" / "kagura.yaml").write_text(sheet_text, encoding="utf-8")
+    (tmp_path / "t1.battle.yaml").write_text(battle_text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "sheets/kagura.yaml", "t1.battle.yaml", "."]) == 0, capsys.readouterr().err
+    assert main(["resolve", "t1.battle.yaml"]) == 0

@@ -233,8 +233,11 @@ def character_diagnostics(clause: A.Clause, known: Sequence[str], file: str) -> 
                                   f"no character called '{ref.name}' in this battle; the clause would never apply",
                                   hint=hint))
         else:
+            # `only target NAME` does apply: it leaves the skill no one to target
+            effect = ("'only target' leaves no one to target here" if slot == "filter"
+                      else "the clause never applies here")
             out.append(Diagnostic(file, ref.line, ref.column, "unknown-character",
-                                  f"no character called '{ref.name}' in this battle; the clause never applies here",
+                                  f"no character called '{ref.name}' in this battle; {effect}",
                                   hint=hint, severity="warning"))
     return out
 
