@@ -237,26 +237,44 @@ _SHEET_CACHE: dict[tuple[Any, ...], tuple[CharacterSheet | None, list[Diagnostic
 _SHEET_CACHE_MAX = 512
 
 
-def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path,
+                       names: tuple[str, ...] | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
     """:func:`load_sheet`, remembered per process for an unchanged file.
 
     A round reuses sheets across battles and a batch worker resolves many
     battles; the key holds the file's size and modification time, the
     ruleset's digest and the confining folder, so an edited sheet or another
     ruleset is read afresh.  Sheets are frozen, so sharing them is safe.
+    ``names``: the battle's names, to check the plan's (part of the key).
     """
     try:
         stat = path.stat()
     except OSError:
-        return load_sheet(path, ruleset, root=root)
-    key = (str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size, ruleset.digest, str(root))
+        return load_sheet(path, ruleset, root=root, known_characters=names)
+    key = (str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size, ruleset.digest, str(root), names)
     hit = _SHEET_CACHE.get(key)
     if hit is None:
         if len(_SHEET_CACHE) >= _SHEET_CACHE_MAX:
             _SHEET_CACHE.clear()
-        hit = load_sheet(path, ruleset, root=root)
+        hit = load_sheet(path, ruleset, root=root, known_characters=names)
         _SHEET_CACHE[key] = hit
     return hit[0], list(hit[1])
+
+
+_PLAN_NAMES: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _names_in_plan(plan: Any) -> frozenset[str]:
+    """:func:`plan_character_names`, remembered per plan object: plans are
+    parsed once per text (``_parse_plan_cached``) and a batch worker meets the
+    same plans in many battles (the entry keeps the object, so ids are stable)."""
+    hit = _PLAN_NAMES.get(id(plan))
+    if hit is None or hit[0] is not plan:
+        if len(_PLAN_NAMES) >= 1024:
+            _PLAN_NAMES.clear()
+        hit = (plan, frozenset(plan_character_names(plan)))
+        _PLAN_NAMES[id(plan)] = hit
+    return hit[1]
 
 
 class _BattleLoader:
@@ -432,9 +450,9 @@ class _BattleLoader:
         loaded = {e.sheet.file: e for e in self._loaded}
         for target in self._sheet_paths:
             entry = loaded.get(str(target))
-            if entry is not None and (entry.plan is None or plan_character_names(entry.plan) <= set(names)):
+            if entry is not None and (entry.plan is None or _names_in_plan(entry.plan) <= set(names)):
                 continue
-            _, diags = load_sheet(target, ruleset, root=self.folder, known_characters=names)
+            _, diags = _load_sheet_cached(target, ruleset, self.folder, tuple(names))
             self.diags.extend(d for d in diags if d.code == "unknown-character")
 
     def _unique_names(self, entries: list[BattleEntry]) -> set[str]:
