@@ -211,6 +211,7 @@ PLAN_WORDS: dict[str, tuple[str, ...]] = {
     "name": (),
 }
 
+_SQUARE_SHAPED = re.compile(r"^[a-z]{1,3}[0-9]+$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
 
 
@@ -299,12 +300,14 @@ def square_diagnostics(clause: A.Clause, board: BoardLike, file: str) -> list[Di
 
     out = []
     for ref in (n for n in _walk(clause) if isinstance(n, A.SquareRef)):
-        try:
-            sq = parse_square(ref.name)
-        except InvalidSquareError:
-            continue  # the parser has reported it (not-a-square)
         corner = square_name(Square(board.width - 1, board.height - 1))
-        if not (sq.file < board.width and sq.rank < board.height):
+        try:
+            sq: Square | None = parse_square(ref.name)
+        except InvalidSquareError:
+            if not _SQUARE_SHAPED.match(ref.name):
+                continue  # the parser has reported it (not-a-square)
+            sq = None  # square-shaped but beyond any map (a33, zz9)
+        if sq is None or not (sq.file < board.width and sq.rank < board.height):
             out.append(Diagnostic(file, ref.line, ref.column, "off-map",
                                   f"{ref.name} is not on the {board.width}x{board.height} map; "
                                   "the character would never get there and would stand still",
