@@ -480,6 +480,25 @@ def _shift(diag: Diagnostic, parts: _SheetParts, doc: YamlDocument) -> Diagnosti
     return Diagnostic(parts.file, line, column, diag.code, diag.message, diag.hint, diag.severity, doc.source_line(line))
 
 
+def never_active_patterns(sheet: CharacterSheet) -> list[Diagnostic]:
+    """R-PAT-3: ``referee check`` warns about a pattern that can never be
+    active -- one without a condition after another without one (conditioned
+    patterns are tried first, then the first unconditioned one always holds).
+    A check-time warning, not a load-time one: a battle is not changed by it."""
+    unconditioned = [p for p in sheet.patterns if p.condition_text is None]
+    if len(unconditioned) < 2:
+        return []
+    text, _ = read_text_file(sheet.file)
+    lines = text.splitlines() if text is not None else []
+    default = unconditioned[0]
+    return [Diagnostic(sheet.file, p.line, p.column, "pattern-never-active",
+                       f"pattern {p.text} has no condition, and neither has {default.text} before it: "
+                       "it can never be active (R-PAT-3)",
+                       hint=f"give it a condition, e.g. '- {p.text}: when hp <= 4'", severity="warning",
+                       source_line=lines[p.line - 1] if 0 < p.line <= len(lines) else None)
+            for p in unconditioned[1:]]
+
+
 def sheet_summary(sheet: CharacterSheet) -> str:
     """One line for listings: ``Kagura  体3 神3 知3  HP 12  [火火水 水水地 剣地風]``."""
     pats = " ".join(p.text for p in sheet.patterns)
@@ -491,6 +510,7 @@ __all__ = [
     "CharacterSheet",
     "Pattern",
     "load_sheet",
+    "never_active_patterns",
     "parse_sheet",
     "sheet_summary",
 ]

@@ -183,6 +183,9 @@ CASES: list[Case] = [
          ("check", "s.yaml"), (E("too-many-clauses", "s.yaml", 9, 3),)),
     Case("a folded plan (a warning)", {"s.yaml": sheet("A") + "plan: >\n  hold position\n"}, ("check", "s.yaml"),
          (W("plan-folded", "s.yaml", 6, 7),), exit_code=0),
+    Case("a second pattern without a condition can never be active (a warning)",
+         {"s.yaml": sheet("A", patterns="  - 火火水\n  - 水水地: when hp <= 4\n  - 剣地風\n")}, ("check", "s.yaml"),
+         (W("pattern-never-active", "s.yaml", 6, 5),), exit_code=0, hints=("R-PAT-3",)),
     Case("a tab in YAML", {"s.yaml": "name: A\n\tabilities: {}\n"}, ("check", "s.yaml"),
          (E("yaml-syntax", "s.yaml", 2, 1),)),
     # ---- battle files -----------------------------------------------------------------------------

@@ -247,7 +247,7 @@ def run_batch(
                 outcomes.append(outcome)
                 bar.update(outcome)
     outcomes.sort(key=lambda o: o.battle)
-    write_atomic(out / "standings.md", standings_markdown(outcomes, root.name or str(root), lang))
+    write_atomic(out / "standings.md", standings_markdown(outcomes, root.resolve().name or str(root), lang))
     write_atomic(out / "standings.json", standings_json(outcomes))
     return outcomes
 

@@ -126,7 +126,7 @@ def _ruleset(name: str) -> tuple[Any, list[Diagnostic]]:
 def _check_sheet(path: Path, ruleset: Any) -> list[Diagnostic]:
     if ruleset is None:
         return []  # the ruleset's own diagnostics are already reported
-    from referee.sheet import load_sheet
+    from referee.sheet import load_sheet, never_active_patterns
 
     # Checked on its own, a sheet's plan may be anywhere under the folder the
     # player works in (``sheets/a.yaml`` with ``plan: ../plans/a.plan``); a
@@ -136,8 +136,8 @@ def _check_sheet(path: Path, ruleset: Any) -> list[Diagnostic]:
         root = here if path.resolve().is_relative_to(here) else None
     except OSError:
         root = None
-    _, diags = load_sheet(path, ruleset, root=root)
-    return list(diags)
+    sheet, diags = load_sheet(path, ruleset, root=root)
+    return list(diags) + (never_active_patterns(sheet) if sheet is not None else [])
 
 
 def _check_folder(path: Path) -> list[Diagnostic]:
@@ -152,6 +152,13 @@ def _check_folder(path: Path) -> list[Diagnostic]:
 
 
 def _check_battle(path: Path) -> list[Diagnostic]:
-    from referee.battlefile import check_battle_file
+    from referee.battlefile import load_battle
+    from referee.sheet import never_active_patterns
 
-    return list(check_battle_file(path))
+    battle, diags = load_battle(path)
+    seen = set()
+    for entry in battle.entries if battle is not None else ():
+        if entry.sheet.file not in seen:  # a sheet listed twice is warned about once
+            seen.add(entry.sheet.file)
+            diags += never_active_patterns(entry.sheet)
+    return list(diags)
