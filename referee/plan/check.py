@@ -299,7 +299,8 @@ def square_diagnostics(clause: A.Clause, board: BoardLike, file: str) -> list[Di
     from referee.board import InvalidSquareError, Square, parse_square, square_name
 
     out = []
-    for ref in (n for n in _walk(clause) if isinstance(n, A.SquareRef)):
+    square = getattr(clause, "square", None) or getattr(clause, "destination", None)
+    for ref in [square] if isinstance(square, A.SquareRef) else []:
         corner = square_name(Square(board.width - 1, board.height - 1))
         try:
             sq: Square | None = parse_square(ref.name)
@@ -318,22 +319,6 @@ def square_diagnostics(clause: A.Clause, board: BoardLike, file: str) -> list[Di
     return out
 
 
-def _walk(node: Any) -> list[Any]:
-    """Every dataclass node and leaf inside ``node`` (pre-order)."""
-    out: list[Any] = []
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            stack.extend(reversed(item))
-            continue
-        if not dataclasses.is_dataclass(item) or isinstance(item, type):
-            continue
-        out.append(item)
-        stack.extend(reversed([getattr(item, f.name) for f in dataclasses.fields(item)]))
-    return out
-
-
 def _clause_skills(clause: A.Clause) -> list[A.SkillRef]:
     """Skills the clause itself names (not skills inside ``readies``, which
     belong to whoever is tested)."""
@@ -344,9 +329,21 @@ def _clause_conditions(clause: A.Clause) -> list[A.Condition]:
     return [n for n in [getattr(clause, "condition", None)] if n is not None]
 
 
+#: The clause fields that may hold a character's name, and the slot each is
+#: (the AST puts names only there: ``ast.TargetPref``, ``TargetFilter``,
+#: ``Destination``, ``NeverTarget.character``).
+_NAME_FIELDS: tuple[tuple[type[A.Clause], str, str], ...] = (
+    (A.TargetPreference, "preference", "preference"),
+    (A.NeverTarget, "character", "name"),
+    (A.OnlyTarget, "who", "filter"),
+    (A.MoveToward, "destination", "destination"),
+)
+
+
 def _clause_characters(clause: A.Clause) -> list[tuple[A.CharacterRef, str]]:
     """Every name in the clause with the slot it stands in (for the hint)."""
-    slot = ("preference" if isinstance(clause, A.TargetPreference) else
-            "filter" if isinstance(clause, A.OnlyTarget) else
-            "destination" if isinstance(clause, A.MoveToward) else "name")
-    return [(n, slot) for n in _walk(clause) if isinstance(n, A.CharacterRef)]
+    for kind, name, slot in _NAME_FIELDS:
+        if isinstance(clause, kind):
+            ref = getattr(clause, name)
+            return [(ref, slot)] if isinstance(ref, A.CharacterRef) else []
+    return []
