@@ -132,3 +132,8 @@ def test_the_guide_s_annotated_sheet_and_battle_file_are_valid(
     monkeypatch.chdir(tmp_path)
     assert main(["check", "sheets/kagura.yaml", "t1.battle.yaml", "."]) == 0, capsys.readouterr().err
     assert main(["resolve", "t1.battle.yaml"]) == 0
+
+
+def test_check_of_a_round_folder_says_how_many_battles_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(ROOT / "fixtures" / "round")]) == 1
+    assert "failed: 3 battle(s) in 1 folder(s), 3 error(s)" in capsys.readouterr().err

@@ -50,9 +50,20 @@ def run(args: argparse.Namespace) -> int:
         errors = sum(1 for d in diags if d.is_error)
         warnings = len(diags) - errors
         verdict = "ok" if not errors else "failed"
-        print(f"{verdict}: {len(args.files)} file(s), {errors} error(s), {warnings} warning(s)",
+        print(f"{verdict}: {_checked(args.files)}, {errors} error(s), {warnings} warning(s)",
               file=sys.stderr if errors else sys.stdout)
     return 1 if has_errors(diags) else 0
+
+
+def _checked(files: Sequence[str]) -> str:
+    """What was checked, for the summary line: files, and the battles of folders."""
+    from referee.app.batch import find_battles
+
+    folders = [f for f in files if Path(f).is_dir()]
+    parts = [f"{len(files) - len(folders)} file(s)"] if len(folders) < len(files) else []
+    if folders:
+        parts.append(f"{sum(len(find_battles(f)) for f in folders)} battle(s) in {len(folders)} folder(s)")
+    return ", ".join(parts)
 
 
 def check_files(files: Sequence[str], ruleset_name: str = "tcgt") -> list[Diagnostic]:
