@@ -137,3 +137,21 @@ def test_the_guide_s_annotated_sheet_and_battle_file_are_valid(
 def test_check_of_a_round_folder_says_how_many_battles_it_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(ROOT / "fixtures" / "round")]) == 1
     assert "failed: 3 battle(s) in 1 folder(s), 3 error(s)" in capsys.readouterr().err
+
+
+def test_a_mechanics_block_is_listed_whatever_it_holds() -> None:
+    """R-VAR-1: rulesets name their mechanics; ``referee rulesets`` prints the
+    block generically, so new mechanics need no code in the listing."""
+    import dataclasses
+
+    from referee.describe import describe_ruleset
+    from referee.ruleset import load_ruleset
+
+    tcgt = load_ruleset()
+    mechanics = {"range": {"kind": "manhattan"}, "hit": {"kind": "opposed_nd6", "dice_by_ability": [2, 2, 3]}}
+    variant = dataclasses.replace(tcgt, name="orm", data={**tcgt.data, "name": "orm", "mechanics": mechanics})
+    text = describe_ruleset(variant, tcgt)
+    assert "  mechanics   (R-VAR-1)\n" in text
+    assert "    range.kind           manhattan\n" in text
+    assert "    hit.dice_by_ability  [2, 2, 3]\n" in text
+    assert text.rstrip().endswith("changes from tcgt: mechanics.range.kind, mechanics.hit.kind, mechanics.hit.dice_by_ability")
