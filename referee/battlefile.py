@@ -27,6 +27,7 @@ from typing import Any
 
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.plan import parse_plan
+from referee.plan.check import plan_character_names
 from referee.ruleset import Ruleset, load_ruleset
 from referee.sheet import CharacterSheet, load_sheet, sheet_name
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
@@ -161,14 +162,51 @@ def read_battle(path: str | Path) -> tuple[YamlDocument | None, list[Diagnostic]
     :returns: the document (``None`` when it is not YAML or not a mapping) and
         every diagnostic.
     """
+    if str(path).lower().endswith(".plan"):
+        return None, [Diagnostic(str(path), 0, 0, "not-a-battle", "this is a plan, not a battle file",
+                                 hint="resolve the battle file whose sheets name this plan")]
     doc, diags = read_yaml_file(path)
     if doc is None:
         return None, diags
     if not isinstance(doc.data, dict):
         diags.append(doc.diagnostic((), "wrong-type", "a battle file is a mapping with title, ruleset, seed and teams"))
         return None, diags
+    mistake = _other_kind_of_file(doc)
+    if mistake is not None:
+        return None, diags + [mistake]
     diags += schema_diagnostics(doc, "battle")
     return doc, diags
+
+
+#: Sheet diagnostics that hold under any ruleset (YAML, shape, plan syntax,
+#: files): reported even when the battle's ruleset cannot be loaded.
+_RULESET_FREE_CODES = frozenset({
+    "yaml-syntax", "duplicate-key", "encoding", "file-not-found", "wrong-type", "unknown-field", "missing-field",
+    "invalid-value", "out-of-range", "wrong-size", "unknown-element", "pattern-length", "duplicate-ability",
+    "missing-ability", "plan-not-found", "plan-outside", "plan-unreadable", "plan-folded", "unknown-clause",
+    "unexpected-token", "unexpected-end", "unexpected-character", "too-deeply-nested", "number-too-large",
+    "empty-name", "not-a-square", "target-without-skill",
+})
+
+#: Keys that show a YAML file is a character sheet or a ruleset, not a battle.
+_SHEET_KEYS = frozenset({"abilities", "patterns", "skills", "plan", "能力", "スキル", "パターン", "作戦"})
+_RULESET_KEYS = frozenset({"extends", "map", "turn_limit", "narrowing", "initiative", "hp_per_body", "mechanics"})
+
+
+def _other_kind_of_file(doc: YamlDocument) -> Diagnostic | None:
+    """One clear error for a sheet or ruleset given where a battle file is
+    expected (``referee resolve kagura.yaml``), instead of a schema error for
+    every battle field it lacks."""
+    keys = {k for k in doc.data if isinstance(k, str)}
+    if "teams" in keys:
+        return None
+    if keys & _SHEET_KEYS:
+        return doc.diagnostic((), "not-a-battle", "this is a character sheet, not a battle file",
+                              hint="resolve the battle file that names it under teams (or `referee check` the sheet)")
+    if keys & _RULESET_KEYS:
+        return doc.diagnostic((), "not-a-battle", "this is a ruleset, not a battle file",
+                              hint="a battle file names it with `ruleset: PATH`")
+    return None
 
 
 def check_battle_file(path: str | Path) -> list[Diagnostic]:
@@ -199,26 +237,44 @@ _SHEET_CACHE: dict[tuple[Any, ...], tuple[CharacterSheet | None, list[Diagnostic
 _SHEET_CACHE_MAX = 512
 
 
-def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path,
+                       names: tuple[str, ...] | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
     """:func:`load_sheet`, remembered per process for an unchanged file.
 
     A round reuses sheets across battles and a batch worker resolves many
     battles; the key holds the file's size and modification time, the
     ruleset's digest and the confining folder, so an edited sheet or another
     ruleset is read afresh.  Sheets are frozen, so sharing them is safe.
+    ``names``: the battle's names, to check the plan's (part of the key).
     """
     try:
         stat = path.stat()
     except OSError:
-        return load_sheet(path, ruleset, root=root)
-    key = (str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size, ruleset.digest, str(root))
+        return load_sheet(path, ruleset, root=root, known_characters=names)
+    key = (str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size, ruleset.digest, str(root), names)
     hit = _SHEET_CACHE.get(key)
     if hit is None:
         if len(_SHEET_CACHE) >= _SHEET_CACHE_MAX:
             _SHEET_CACHE.clear()
-        hit = load_sheet(path, ruleset, root=root)
+        hit = load_sheet(path, ruleset, root=root, known_characters=names)
         _SHEET_CACHE[key] = hit
     return hit[0], list(hit[1])
+
+
+_PLAN_NAMES: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _names_in_plan(plan: Any) -> frozenset[str]:
+    """:func:`plan_character_names`, remembered per plan object: plans are
+    parsed once per text (``_parse_plan_cached``) and a batch worker meets the
+    same plans in many battles (the entry keeps the object, so ids are stable)."""
+    hit = _PLAN_NAMES.get(id(plan))
+    if hit is None or hit[0] is not plan:
+        if len(_PLAN_NAMES) >= 1024:
+            _PLAN_NAMES.clear()
+        hit = (plan, frozenset(plan_character_names(plan)))
+        _PLAN_NAMES[id(plan)] = hit
+    return hit[1]
 
 
 class _BattleLoader:
@@ -282,6 +338,11 @@ class _BattleLoader:
         known = names if self._all_named else None
         entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
+        if known is not None:
+            # with the battle's names known, a name is checked for real
+            # (unknown-character); the sheet's "reads like a keyword" guess goes
+            self.diags = [d for d in self.diags if d.code != "name-like-keyword"]
+            self._plan_names(ruleset, sorted(known))
         if not isinstance(title, str) or not every_sheet_loaded or entries is None or has_errors(self.diags):
             return None
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
@@ -324,6 +385,7 @@ class _BattleLoader:
         teams = self.data.get("teams")
         self._loaded: list[BattleEntry] = []
         self._broken_names: list[str] = []  # names read from sheets that failed
+        self._sheet_paths: list[Path] = []  # every sheet file that exists, in roster order
         self._all_named = isinstance(teams, dict)  # every character's name is known
         if not isinstance(teams, dict):
             return None
@@ -348,7 +410,9 @@ class _BattleLoader:
                     ok = self._all_named = False
                     continue
                 if ruleset is None:
+                    self._sheet_checked_without_ruleset(target)
                     continue
+                self._sheet_paths.append(target)
                 sheet, sheet_diags = _load_sheet_cached(target, ruleset, self.folder)
                 self.diags.extend(sheet_diags)
                 if sheet is None:
@@ -367,6 +431,29 @@ class _BattleLoader:
                     continue
                 entries.append(BattleEntry(team=team, path=rel, sheet=sheet, plan=plan))
         return entries if ok and ruleset is not None else None
+
+    def _sheet_checked_without_ruleset(self, target: Path) -> None:
+        """The battle's ruleset could not be loaded: its sheets are still read
+        (against the default ruleset) and every error that no ruleset could
+        change is reported now, not on the next run (issue 14)."""
+        _, diags = _load_sheet_cached(target, load_ruleset(DEFAULT_RULESET), self.folder)
+        self.diags.extend(d for d in diags if d.code in _RULESET_FREE_CODES)
+
+    def _plan_names(self, ruleset: Ruleset, names: list[str]) -> None:
+        """Every name a plan gives must be a character of this battle (a plan
+        is checked against the battle it is in: ``never target Akanee``,
+        ``target weakest``), in ``check``, ``resolve`` and ``batch`` alike.
+
+        A sheet whose plan names someone absent, or that failed (its plan may
+        still have sound clauses), is read again with the names, so the errors
+        point into the plan as written; only the name errors are new."""
+        loaded = {e.sheet.file: e for e in self._loaded}
+        for target in self._sheet_paths:
+            entry = loaded.get(str(target))
+            if entry is not None and (entry.plan is None or _names_in_plan(entry.plan) <= set(names)):
+                continue
+            _, diags = _load_sheet_cached(target, ruleset, self.folder, tuple(names))
+            self.diags.extend(d for d in diags if d.code == "unknown-character")
 
     def _unique_names(self, entries: list[BattleEntry]) -> set[str]:
         seen: dict[str, tuple[str, int]] = {}

@@ -16,7 +16,7 @@ from referee import __version__
 from referee.diagnostics import ReferError, format_diagnostics
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "demo")
+COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "skills", "rulesets", "demo")
 
 EPILOG = """examples:
   referee demo                          resolve the bundled demo battle
@@ -24,6 +24,8 @@ EPILOG = """examples:
   referee resolve round3.battle.yaml --format md -o round3.md
   referee batch rounds/3 --jobs 2 -o reports/
   referee replay reports/round3.json
+  referee skills --lang ja              the skill catalogue
+  referee rulesets                      the built-in rulesets
 """
 
 
@@ -42,8 +44,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def use_utf8_streams() -> None:
+    """Write stdout and stderr as UTF-8 whatever the console's code page.
+
+    Reports and diagnostics carry Japanese names; on a Windows console in
+    cp1252 or cp932, or with ``referee demo > report.txt`` there, Python's
+    default encoding would crash every report with ``UnicodeEncodeError``.
+    The files the referee writes itself are UTF-8 already (``write_atomic``)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = (getattr(stream, "encoding", "") or "").lower().replace("-", "").replace("_", "")
+        if reconfigure is not None and encoding != "utf8":
+            reconfigure(encoding="utf-8", errors="replace" if stream is sys.stderr else "strict")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``referee`` console script; returns the exit code."""
+    use_utf8_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):

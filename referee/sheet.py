@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
 from referee.ruleset import Ruleset
+from referee.textfile import read_text_file
 from referee.yamlio import YamlDocument, load_yaml, schema_diagnostics
 
 #: Ability keys accepted on sheets, each mapped to its English name (R-CHAR-1).
@@ -35,6 +36,12 @@ ABILITY_KEYS: dict[str, str] = {
     "知性": "intellect",
 }
 _ABILITY_JA = {"body": "体力", "reflex": "神経反射", "intellect": "知性"}
+
+#: Japanese top-level keys players write, and the key the sheet wants.
+JAPANESE_SHEET_KEYS: dict[str, str] = {
+    "名前": "name", "なまえ": "name", "能力": "abilities", "能力値": "abilities", "パターン": "patterns",
+    "スキル": "skills", "作戦": "plan", "プラン": "plan",
+}
 
 _WHEN = re.compile(r"^\s*(when|if)\s+", re.IGNORECASE)
 
@@ -99,32 +106,28 @@ class CharacterSheet:
         return self.plan_text is not None
 
 
-def load_sheet(path: str | Path, ruleset: Ruleset, root: str | Path | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+def load_sheet(path: str | Path, ruleset: Ruleset, root: str | Path | None = None,
+               known_characters: Sequence[str] | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
     """Read and validate the sheet at ``path`` (its plan path is relative to it).
 
     :param root: a folder the plan file may not leave (default: the sheet's folder).
     :returns: the sheet (``None`` if any error) and every diagnostic.
     """
     shown = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        return None, [Diagnostic(shown, 0, 0, "file-not-found", f"cannot read {shown}: {err.strerror or err}")]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        return None, [Diagnostic(shown, 0, 0, "encoding", f"{shown} is not UTF-8 text (byte {err.start})")]
-    return parse_sheet(text, shown, ruleset, Path(path).parent, root=root)
+    text, diags = read_text_file(path, shown)
+    if text is None:
+        return None, diags
+    return parse_sheet(text, shown, ruleset, Path(path).parent, root=root, known_characters=known_characters)
 
 
 def sheet_name(path: str | Path) -> str | None:
     """The ``name`` a sheet gives, even when the sheet is invalid (``None``
     when it cannot be read at all).  Why: a battle whose sheet has an error
     still checks its ``setup`` and ``order`` against every name."""
-    try:
-        doc, _ = load_yaml(Path(path).read_bytes().decode("utf-8-sig"), str(path))
-    except (OSError, UnicodeDecodeError):
+    text, _ = read_text_file(path)
+    if text is None:
         return None
+    doc, _ = load_yaml(text, str(path))
     name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
     return name.strip() if isinstance(name, str) and name.strip() else None
 
@@ -135,12 +138,14 @@ def parse_sheet(
     ruleset: Ruleset,
     base_dir: str | Path = ".",
     root: str | Path | None = None,
+    known_characters: Sequence[str] | None = None,
 ) -> tuple[CharacterSheet | None, list[Diagnostic]]:
     """Validate sheet text; never raises on bad input.
 
     :param file: name used in diagnostics.
     :param base_dir: folder a plan path is relative to.
     :param root: folder the plan file may not leave (default ``base_dir``).
+    :param known_characters: the battle's names, to check the plan's (``None``: not checked).
     """
     doc, diags = load_yaml(data_text, file)
     if doc is None:
@@ -148,18 +153,39 @@ def parse_sheet(
     if not isinstance(doc.data, dict):
         diags.append(doc.diagnostic((), "wrong-type", "a character sheet is a mapping with name, abilities, patterns and skills"))
         return None, diags
-    diags += schema_diagnostics(doc, "character")
+    diags += _with_japanese_key_hints(schema_diagnostics(doc, "character"), doc.data)
     checker = _SheetChecker(doc, ruleset, Path(base_dir), Path(root) if root is not None else Path(base_dir))
     sheet = checker.check()
     diags += checker.diags
     # The plan and the pattern conditions are checked whatever else is wrong
     # (every error at once): with the parts of the sheet that are sound, the
     # checks that need a broken part (the skill list, intellect) skipped.
-    diags += _plan_diagnostics(checker.parts, ruleset, doc)
+    diags += _plan_diagnostics(checker.parts, ruleset, doc, known_characters)
     diags.sort(key=lambda d: (d.line, d.column))
     if has_errors(diags):
         return None, diags
     return sheet, diags
+
+
+def _with_japanese_key_hints(diags: list[Diagnostic], data: dict[Any, Any]) -> list[Diagnostic]:
+    """A sheet written with Japanese top-level keys (``名前``, ``能力`` ...):
+    each such key gets "write 'name'" as its hint, and the "required field
+    is missing" error its English twin would give is left out (it says the
+    same thing twice).  Why not accept them: the sheet format's keys are
+    English (interfaces.md); only the ability names have Japanese aliases."""
+    aliases = {k: JAPANESE_SHEET_KEYS[k] for k in data if isinstance(k, str) and k in JAPANESE_SHEET_KEYS}
+    if not aliases:
+        return diags
+    out = []
+    for d in diags:
+        key = next((k for k in aliases if d.code == "unknown-field" and d.message == f"unknown field {k!r}"), None)
+        if key is not None:
+            d = replace(d, hint=f"write '{aliases[key]}': a sheet's keys are English "
+                                "(Japanese is accepted for the abilities 体力 神経反射 知性)")
+        elif d.code == "missing-field" and any(f"field {en!r} is missing" in d.message for en in aliases.values()):
+            continue
+        out.append(d)
+    return out
 
 
 class _SheetChecker:
@@ -388,13 +414,15 @@ class _SheetChecker:
         if Path(rel).is_absolute() or not inside:
             self.error(path, "plan-outside", f"plan path {rel!r} leaves the folder {str(self.root)!r}; give a path inside it")
             return None, None, 0, 0
-        try:
-            text = target.read_bytes().decode("utf-8-sig")
-        except FileNotFoundError:
+        if not target.exists():
             self.error(path, "plan-not-found", f"plan file {shown!r} does not exist (paths are relative to the sheet)")
             return None, None, 0, 0
-        except (OSError, UnicodeDecodeError) as err:
-            self.error(path, "plan-unreadable", f"cannot read plan file {shown!r}: {err}")
+        text, read_diags = read_text_file(target, shown)
+        if text is None:
+            # the plan file's own problem (its encoding, at its line), and where the sheet names it
+            self.diags.extend(read_diags)
+            self.error(path, "plan-unreadable", f"cannot read plan file {shown!r}: {read_diags[0].message}",
+                       hint=read_diags[0].hint)
             return None, None, 0, 0
         return text, shown, 0, 0
 
@@ -416,7 +444,8 @@ class _SheetParts:
     plan_column_offset: int
 
 
-def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument) -> list[Diagnostic]:
+def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument,
+                      known_characters: Sequence[str] | None = None) -> list[Diagnostic]:
     """Seam to :mod:`referee.plan`: parse pattern conditions and the plan, check
     the plan against the sheet (names, R-CHAR-4 clause count) and return the
     diagnostics, an inline plan's shifted to point into the sheet.
@@ -435,7 +464,8 @@ def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument) -
     if plan is not None:
         # names, sheet skills and (with a sound intellect) the R-CHAR-4 clause count
         plan_diags += list(check_plan(plan, None, ruleset.catalog, skills=parts.skills, intellect=parts.intellect,
-                                      max_clauses_per_intellect=ruleset.max_clauses_per_intellect))
+                                      max_clauses_per_intellect=ruleset.max_clauses_per_intellect,
+                                      board=ruleset.map, known_characters=known_characters))
     if inline:
         plan_diags = [_shift(d, parts, doc) for d in plan_diags]
     return out + plan_diags
@@ -450,6 +480,25 @@ def _shift(diag: Diagnostic, parts: _SheetParts, doc: YamlDocument) -> Diagnosti
     return Diagnostic(parts.file, line, column, diag.code, diag.message, diag.hint, diag.severity, doc.source_line(line))
 
 
+def never_active_patterns(sheet: CharacterSheet) -> list[Diagnostic]:
+    """R-PAT-3: ``referee check`` warns about a pattern that can never be
+    active -- one without a condition after another without one (conditioned
+    patterns are tried first, then the first unconditioned one always holds).
+    A check-time warning, not a load-time one: a battle is not changed by it."""
+    unconditioned = [p for p in sheet.patterns if p.condition_text is None]
+    if len(unconditioned) < 2:
+        return []
+    text, _ = read_text_file(sheet.file)
+    lines = text.splitlines() if text is not None else []
+    default = unconditioned[0]
+    return [Diagnostic(sheet.file, p.line, p.column, "pattern-never-active",
+                       f"pattern {p.text} has no condition, and neither has {default.text} before it: "
+                       "it can never be active (R-PAT-3)",
+                       hint=f"give it a condition, e.g. '- {p.text}: when hp <= 4'", severity="warning",
+                       source_line=lines[p.line - 1] if 0 < p.line <= len(lines) else None)
+            for p in unconditioned[1:]]
+
+
 def sheet_summary(sheet: CharacterSheet) -> str:
     """One line for listings: ``Kagura  体3 神3 知3  HP 12  [火火水 水水地 剣地風]``."""
     pats = " ".join(p.text for p in sheet.patterns)
@@ -461,6 +510,7 @@ __all__ = [
     "CharacterSheet",
     "Pattern",
     "load_sheet",
+    "never_active_patterns",
     "parse_sheet",
     "sheet_summary",
 ]

@@ -174,15 +174,12 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
 
 def read_yaml_file(path: str | Path, display: str | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
     """Read and parse a YAML file; a missing or non-UTF-8 file is a diagnostic too."""
+    from referee.textfile import read_text_file
+
     name = display if display is not None else str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        return None, [Diagnostic(name, 0, 0, "file-not-found", f"cannot read {name}: {err.strerror or err}")]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        return None, [Diagnostic(name, 0, 0, "encoding", f"{name} is not UTF-8 text (byte {err.start})")]
+    text, diags = read_text_file(path, name)
+    if text is None:
+        return None, diags
     return load_yaml(text, name)
 
 

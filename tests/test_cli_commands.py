@@ -172,7 +172,7 @@ def test_batch_finishes_the_round_and_reports_the_broken_battle(tmp_path: Path,
     broken = next(b for b in standings["battles"] if b["battle"] == "r3-broken.battle.yaml")
     assert broken["status"] == "invalid" and "path-outside" in broken["error"]
     md = (out / "standings.md").read_text("utf-8")
-    assert "| r3-broken.battle.yaml | | **failed** | invalid |" in md
+    assert "| r3-broken.battle.yaml | | **failed** | invalid input |" in md
     assert main(["replay", str(out / "r1.json")]) == 0
 
 
@@ -184,8 +184,8 @@ def test_batch_survives_a_crashing_battle(monkeypatch: pytest.MonkeyPatch, tmp_p
             raise RuntimeError("engine bug")
         return real(path, seed)
 
-    real = batch.resolve_file
-    monkeypatch.setattr(batch, "resolve_file", boom)
+    real = batch.resolve_file_checked
+    monkeypatch.setattr(batch, "resolve_file_checked", boom)
     outcomes = batch.run_batch(FIXTURES / "round", tmp_path, jobs=1, formats=("json",))
     status = {o.battle: o.status for o in outcomes}
     assert status == {"r1.battle.yaml": "ok", "r2.battle.yaml": "crashed", "r3-broken.battle.yaml": "invalid"}

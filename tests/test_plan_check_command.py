@@ -51,7 +51,8 @@ def test_check_non_utf8_plan(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     plan = tmp_path / "sjis.plan"
     plan.write_bytes("use 安らぎ first\n".encode("shift_jis"))
     assert main(["check", str(plan)]) == 1
-    assert "error[not-utf8]" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "error[encoding]" in err and "Shift_JIS" in err and "save the file as UTF-8" in err
 
 
 def test_a_sheet_checked_alone_may_use_a_plan_elsewhere_in_the_working_folder(

@@ -43,13 +43,28 @@ def test_progress_bar_on_a_terminal_and_lines_otherwise() -> None:
 def test_standings_list_failures_with_their_errors() -> None:
     md = standings_markdown([OK, BAD], "3")
     assert "1 of 2 battles resolved; White won 1, Black won 0, 0 drawn; 1 failed." in md
-    assert "| a.battle.yaml | A \\| B | white | army_reduced | 7 | 2-0 | 3 |" in md
+    assert "| a.battle.yaml | A \\| B | White | army reduced (R-GOAL-1) | 7 | 2-0 | 3 |" in md
     assert "### b.battle.yaml" in md and "error[x]: broken" in md
     import json
 
     data = json.loads(standings_json([OK, BAD]))
     assert data["summary"] == {"battles": 2, "resolved": 1, "failed": 1, "white_wins": 1, "black_wins": 0, "draws": 0}
     assert data["battles"][1]["error"].startswith("b.battle.yaml:3:5")
+
+
+def test_standings_in_japanese_with_warnings_per_battle() -> None:
+    warned = BattleOutcome(battle="c.battle.yaml", status="ok", title="C", seed=1, winner="draw",
+                           reason="turn_limit", turns=60, standing="1-1",
+                           warnings="sheets/x.yaml:9:3: warning[skill-not-on-sheet]: Rest is not on this sheet")
+    md = standings_markdown([OK, BAD, warned], "3", "ja")
+    assert md.startswith("# 結果：3\n")
+    assert "| a.battle.yaml | A \\| B | 白軍 | 軍の減少（R-GOAL-1） | 7 | 2-0 | 3 |" in md
+    assert "| c.battle.yaml | C | 引き分け | ターン上限（R-TURN-9） | 60 | 1-1 | 1 |" in md
+    assert "| b.battle.yaml | | **失敗** | 入力の誤り | | | |" in md
+    assert "## 警告" in md and "### c.battle.yaml" in md and "warning[skill-not-on-sheet]" in md
+    assert "army_reduced" not in md and "turn_limit" not in md
+    english = standings_markdown([warned], "3")
+    assert "## Warnings" in english and "| Draw | turn limit (R-TURN-9) |" in english
 
 
 def test_find_battles_is_sorted_and_recursive() -> None:
@@ -107,4 +122,4 @@ def test_a_worker_process_that_dies_loses_only_its_own_battle(tmp_path: Path, mo
         ("r1.battle.yaml", "ok"), ("r2.battle.yaml", "crashed"), ("r3-broken.battle.yaml", "invalid")]
     assert "worker process resolving it died" in (outcomes[1].error or "")
     assert (tmp_path / "out" / "r1.json").exists() and not (tmp_path / "out" / "r2.json").exists()
-    assert "crashed" in (tmp_path / "out" / "standings.md").read_text("utf-8")
+    assert "referee error" in (tmp_path / "out" / "standings.md").read_text("utf-8")

@@ -17,17 +17,19 @@ import sys
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from referee.diagnostics import ReferError, format_diagnostics
+from referee.diagnostics import Diagnostic, ReferError, format_diagnostics
 from referee.report import SUFFIXES, render
-from referee.app.pipeline import resolve_file, write_atomic
+from referee.report.messages import MESSAGES, message, team_label, word
+from referee.app.pipeline import resolve_file_checked, write_atomic
 
-__all__ = ["BattleOutcome", "find_battles", "run_batch", "standings_markdown", "standings_json"]
+__all__ = ["BattleOutcome", "find_battles", "no_battle_error", "run_batch", "standings_markdown", "standings_json"]
 
-BATTLE_SUFFIX = ".battle.yaml"
+#: Battle file endings, accepted alike by check, resolve and batch.
+BATTLE_SUFFIXES = (".battle.yaml", ".battle.yml")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class BattleOutcome:
     :param battle: path relative to the round folder (``/`` separators).
     :param status: ``ok``, ``invalid`` (diagnostics) or ``crashed`` (a bug).
     :param error: the diagnostics or the exception, for failed battles.
+    :param warnings: the battle's warnings (formatted diagnostics), resolved or not.
     """
 
     battle: str
@@ -49,6 +52,7 @@ class BattleOutcome:
     standing: str = ""
     reports: tuple[str, ...] = ()
     error: str = ""
+    warnings: str = ""
 
     @property
     def ok(self) -> bool:
@@ -56,14 +60,30 @@ class BattleOutcome:
 
 
 def find_battles(folder: str | Path) -> list[Path]:
-    """Every ``*.battle.yaml`` under ``folder``, sorted by relative path."""
+    """Every ``*.battle.yaml`` / ``*.battle.yml`` under ``folder``, sorted by relative path."""
     root = Path(folder)
-    return sorted((p for p in root.rglob(f"*{BATTLE_SUFFIX}") if p.is_file()),
+    return sorted((p for p in root.rglob("*") if p.name.lower().endswith(BATTLE_SUFFIXES) and p.is_file()),
                   key=lambda p: p.relative_to(root).as_posix())
 
 
+def no_battle_error(folder: str | Path) -> ReferError:
+    """A round folder with no battle file is a mistake, not "0 of 0": say what is there."""
+    root = Path(folder)
+    kinds: dict[str, list[str]] = {}
+    for p in sorted(root.rglob("*"), key=lambda p: p.as_posix()):
+        if p.is_file():
+            kinds.setdefault("".join(p.suffixes[-2:]).lower() or "(no extension)", []).append(p.relative_to(root).as_posix())
+    found = "; ".join(f"{len(v)} {k} ({', '.join(v[:3])}{', ...' if len(v) > 3 else ''})" for k, v in sorted(kinds.items()))
+    return ReferError([Diagnostic(str(folder), 0, 0, "no-battles",
+                                  f"no battle file (*.battle.yaml) under {folder}; found {found or 'nothing'}",
+                                  hint="name each battle NAME.battle.yaml; sheets and plans may sit beside them")])
+
+
 def _report_stem(rel: str) -> str:
-    return rel[: -len(BATTLE_SUFFIX)] if rel.endswith(BATTLE_SUFFIX) else rel
+    for suffix in BATTLE_SUFFIXES:
+        if rel.lower().endswith(suffix):
+            return rel[: -len(suffix)]
+    return rel
 
 
 def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
@@ -72,8 +92,15 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
 
     Never raises: invalid input and crashes both become outcomes.
     """
+    root = path[: len(path) - len(rel)] if path.endswith(rel) else ""
+
+    def shown(diags: Any) -> str:
+        """Diagnostics with paths relative to the round's folder (standings are posted)."""
+        return format_diagnostics([replace(d, file=d.file[len(root):]) if root and d.file.startswith(root) else d
+                                   for d in diags])
+
     try:
-        report = resolve_file(path)
+        report, warnings = resolve_file_checked(path)
         written = []
         stem = _report_stem(rel)
         for fmt in formats:
@@ -88,9 +115,10 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
         return BattleOutcome(
             battle=rel, status="ok", title=report.title, seed=report.seed, winner=result.winner,
             reason=result.reason, turns=result.turns, standing=f"{standing['white']}-{standing['black']}",
-            reports=tuple(written))
+            reports=tuple(written), warnings=shown(warnings))
     except ReferError as err:
-        return BattleOutcome(battle=rel, status="invalid", error=format_diagnostics(err.diagnostics))
+        return BattleOutcome(battle=rel, status="invalid", error=shown(d for d in err.diagnostics if d.is_error),
+                             warnings=shown(d for d in err.diagnostics if not d.is_error))
     except Exception as err:  # a bug: reported, never stops the round
         last = traceback.format_exception_only(type(err), err)[-1].strip()
         return BattleOutcome(battle=rel, status="crashed", error=f"internal error: {last}")
@@ -192,6 +220,8 @@ def run_batch(
     root = Path(folder)
     out = Path(outdir)
     battles = find_battles(root)
+    if not battles:
+        raise no_battle_error(folder)
     bar = _Progress(len(battles), progress or sys.stderr)
     outcomes: list[BattleOutcome] = []
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
@@ -219,7 +249,7 @@ def run_batch(
                 outcomes.append(outcome)
                 bar.update(outcome)
     outcomes.sort(key=lambda o: o.battle)
-    write_atomic(out / "standings.md", standings_markdown(outcomes, root.name or str(root)))
+    write_atomic(out / "standings.md", standings_markdown(outcomes, root.resolve().name or str(root), lang))
     write_atomic(out / "standings.json", standings_json(outcomes))
     return outcomes
 
@@ -249,27 +279,27 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def standings_markdown(outcomes: list[BattleOutcome], name: str) -> str:
-    """The round's summary as a GitHub-flavoured Markdown table."""
-    c = _counts(outcomes)
-    lines = [
-        f"# Results: {name}",
-        "",
-        f"{c['resolved']} of {c['battles']} battles resolved; White won {c['white_wins']}, "
-        f"Black won {c['black_wins']}, {c['draws']} drawn; {c['failed']} failed.",
-        "",
-        "| battle | title | winner | how | turns | standing (W-B) | seed |",
-        "|---|---|---|---|---|---|---|",
-    ]
+def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en") -> str:
+    """The round's summary as a GitHub-flavoured Markdown table, in ``lang``;
+    failed battles with their errors, then every battle's warnings."""
+    def say(key: str, **fields: Any) -> str:
+        return message(lang, f"standings.{key}", **fields)
+
+    header = say("header").split("|")
+    lines = [f"# {say('title', name=name)}", "", say("summary", **_counts(outcomes)), "",
+             "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for o in outcomes:
         if o.ok:
-            lines.append(f"| {_cell(o.battle)} | {_cell(o.title)} | {o.winner} | {o.reason} | {o.turns} | "
+            how = MESSAGES[lang].get(f"standings.reason.{o.reason}", o.reason)
+            winner = word(lang, "result.draw_word") if o.winner == "draw" else team_label(lang, o.winner)
+            lines.append(f"| {_cell(o.battle)} | {_cell(o.title)} | {winner} | {how} | {o.turns} | "
                          f"{o.standing} | {_cell(o.seed)} |")
         else:
-            lines.append(f"| {_cell(o.battle)} | | **failed** | {o.status} | | | |")
-    failed = [o for o in outcomes if not o.ok]
-    if failed:
-        lines += ["", "## Failed battles", ""]
-        for o in failed:
-            lines += [f"### {o.battle}", "", "```text", o.error.rstrip(), "```", ""]
+            lines.append(f"| {_cell(o.battle)} | | **{say('failed')}** | {say('status.' + o.status)} | | | |")
+    for title, rows in (("failed_title", [(o.battle, o.error) for o in outcomes if not o.ok]),
+                        ("warnings_title", [(o.battle, o.warnings) for o in outcomes if o.warnings])):
+        if rows:
+            lines += ["", f"## {say(title)}", ""] + ([say("warnings_note"), ""] if title == "warnings_title" else [])
+            for battle, text in rows:
+                lines += [f"### {battle}", "", "```text", text.rstrip(), "```", ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -16,11 +16,11 @@ import tempfile
 from pathlib import Path
 
 from referee.battlefile import load_battle
-from referee.diagnostics import ReferError, has_errors
+from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.app.inputs import battle_inputs, resolve_inputs
 from referee.report.record import Report
 
-__all__ = ["draw_seed", "parse_seed", "resolve_file", "write_atomic"]
+__all__ = ["draw_seed", "parse_seed", "resolve_file", "resolve_file_checked", "write_atomic"]
 
 
 def draw_seed() -> int:
@@ -43,9 +43,18 @@ def parse_seed(text: str) -> int | str:
 
 
 def resolve_file(path: str | Path, seed: int | str | None = None) -> Report:
+    """:func:`resolve_file_checked` without the warnings (for callers that
+    resolve a battle known to be clean, such as the bundled demo)."""
+    return resolve_file_checked(path, seed)[0]
+
+
+def resolve_file_checked(path: str | Path, seed: int | str | None = None) -> tuple[Report, list[Diagnostic]]:
     """Load, validate and resolve one battle file.
 
     :param seed: overrides the file's seed; with neither, a seed is drawn.
+    :returns: the report and the battle's warnings (a clause that can never
+        apply...), which the commands print: nothing a player wrote is
+        silently ignored.
     :raises ReferError: with every diagnostic when the battle is invalid.
     """
     battle, diags = load_battle(path)
@@ -57,7 +66,7 @@ def resolve_file(path: str | Path, seed: int | str | None = None) -> Report:
         used, source = battle.seed, "file"
     else:
         used, source = draw_seed(), "drawn"
-    return resolve_inputs(battle_inputs(battle), battle.ruleset, used, source)
+    return resolve_inputs(battle_inputs(battle), battle.ruleset, used, source), diags
 
 
 def write_atomic(path: str | Path, text: str) -> None:

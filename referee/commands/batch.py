@@ -70,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     failed = [o for o in outcomes if not o.ok]
     for o in failed:
         print(f"{o.battle}: {o.status}\n{o.error}", file=sys.stderr)
+    for o in outcomes:
+        if o.warnings:
+            print(f"{o.battle}: warnings\n{o.warnings}", file=sys.stderr)
     print(f"{len(outcomes) - len(failed)} of {len(outcomes)} battles resolved; "
           f"standings in {os.path.join(outdir, 'standings.md')}")
     return 1 if failed else 0

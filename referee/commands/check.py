@@ -20,6 +20,7 @@ EXAMPLE = """examples:
   referee check sheets/kagura.yaml       a sheet and the plan it names
   referee check round3.battle.yaml       a battle, its ruleset, sheets and plans
   referee check house.ruleset.yaml --format json
+  referee check rounds/3/                every battle of a round, as batch would resolve them
 """
 
 
@@ -31,7 +32,8 @@ def register(subparsers: Any) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="*.plan, *.yaml (sheet), *.battle.yaml, *.ruleset.yaml")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="*.plan, *.yaml (sheet), *.battle.yaml, *.ruleset.yaml, or a round folder (its battles)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--ruleset", default="tcgt", metavar="NAME|PATH",
                         help="ruleset for sheets and plans (default: tcgt)")
@@ -48,9 +50,20 @@ def run(args: argparse.Namespace) -> int:
         errors = sum(1 for d in diags if d.is_error)
         warnings = len(diags) - errors
         verdict = "ok" if not errors else "failed"
-        print(f"{verdict}: {len(args.files)} file(s), {errors} error(s), {warnings} warning(s)",
+        print(f"{verdict}: {_checked(args.files)}, {errors} error(s), {warnings} warning(s)",
               file=sys.stderr if errors else sys.stdout)
     return 1 if has_errors(diags) else 0
+
+
+def _checked(files: Sequence[str]) -> str:
+    """What was checked, for the summary line: files, and the battles of folders."""
+    from referee.app.batch import find_battles
+
+    folders = [f for f in files if Path(f).is_dir()]
+    parts = [f"{len(files) - len(folders)} file(s)"] if len(folders) < len(files) else []
+    if folders:
+        parts.append(f"{sum(len(find_battles(f)) for f in folders)} battle(s) in {len(folders)} folder(s)")
+    return ", ".join(parts)
 
 
 def check_files(files: Sequence[str], ruleset_name: str = "tcgt") -> list[Diagnostic]:
@@ -66,6 +79,8 @@ def check_files(files: Sequence[str], ruleset_name: str = "tcgt") -> list[Diagno
 def check_file(name: str, ruleset: Any) -> list[Diagnostic]:
     """One file's diagnostics, dispatched on its name."""
     path = Path(name)
+    if path.is_dir():
+        return _check_folder(path)
     if not path.is_file():
         return [Diagnostic(name, 0, 0, "file-not-found", f"no such file: {name}")]
     lower = path.name.lower()
@@ -85,17 +100,16 @@ def check_plan_file(path: Path, ruleset: Any) -> list[Diagnostic]:
     """A plan on its own: syntax and names (no sheet: no R-CHAR-4 count)."""
     from referee.plan.check import check_plan
     from referee.plan.parser import parse_plan
+    from referee.textfile import read_text_file
 
     shown = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as err:
-        return [Diagnostic(shown, 0, 0, "not-utf8", f"the file is not UTF-8 text ({err.reason} at byte {err.start})")]
-    except OSError as err:
-        return [Diagnostic(shown, 0, 0, "unreadable", f"cannot read the file: {err.strerror}")]
+    text, read_diags = read_text_file(path, shown)
+    if text is None:
+        return read_diags
     plan, diags = parse_plan(text, shown)
     catalog = ruleset.catalog if ruleset is not None else None
-    diags += check_plan(plan, catalog=catalog)
+    board = ruleset.map if ruleset is not None else None
+    diags += check_plan(plan, catalog=catalog, board=board)
     return _with_sources(diags, text)
 
 
@@ -123,7 +137,7 @@ def _ruleset(name: str) -> tuple[Any, list[Diagnostic]]:
 def _check_sheet(path: Path, ruleset: Any) -> list[Diagnostic]:
     if ruleset is None:
         return []  # the ruleset's own diagnostics are already reported
-    from referee.sheet import load_sheet
+    from referee.sheet import load_sheet, never_active_patterns
 
     # Checked on its own, a sheet's plan may be anywhere under the folder the
     # player works in (``sheets/a.yaml`` with ``plan: ../plans/a.plan``); a
@@ -133,11 +147,29 @@ def _check_sheet(path: Path, ruleset: Any) -> list[Diagnostic]:
         root = here if path.resolve().is_relative_to(here) else None
     except OSError:
         root = None
-    _, diags = load_sheet(path, ruleset, root=root)
-    return list(diags)
+    sheet, diags = load_sheet(path, ruleset, root=root)
+    return list(diags) + (never_active_patterns(sheet) if sheet is not None else [])
+
+
+def _check_folder(path: Path) -> list[Diagnostic]:
+    """A round folder: every battle file under it, as ``referee batch`` would
+    resolve them (each with its sheets and plans); none is an error."""
+    from referee.app.batch import find_battles, no_battle_error
+
+    battles = find_battles(path)
+    if not battles:
+        return list(no_battle_error(path).diagnostics)
+    return [d for battle in battles for d in _check_battle(battle)]
 
 
 def _check_battle(path: Path) -> list[Diagnostic]:
-    from referee.battlefile import check_battle_file
+    from referee.battlefile import load_battle
+    from referee.sheet import never_active_patterns
 
-    return list(check_battle_file(path))
+    battle, diags = load_battle(path)
+    seen = set()
+    for entry in battle.entries if battle is not None else ():
+        if entry.sheet.file not in seen:  # a sheet listed twice is warned about once
+            seen.add(entry.sheet.file)
+            diags += never_active_patterns(entry.sheet)
+    return list(diags)

@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from referee.report import FORMATS, LANGS, render
-from referee.app.pipeline import parse_seed, resolve_file, write_atomic
+from referee.app.pipeline import parse_seed, resolve_file_checked, write_atomic
+from referee.diagnostics import format_diagnostics
 
 EXAMPLE = """examples:
   referee resolve round3.battle.yaml                    text report on the terminal
@@ -68,7 +69,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = resolve_file(args.battle, args.seed)
+    report, warnings = resolve_file_checked(args.battle, args.seed)
+    if warnings:
+        print(format_diagnostics(warnings), file=sys.stderr)
     if report.seed_source == "drawn":
         print(f"referee: no seed given; drew seed {report.seed}", file=sys.stderr)
     emit(render(report, args.format, args.lang, explain=args.explain, full=args.full), args.output)

@@ -16,13 +16,20 @@ language"):
   (``too-many-clauses``, R-CHAR-4) is an error, at the first clause too many --
   checked only when ``intellect`` is given (a plan checked alone has no sheet);
 * a character name not in ``known_characters`` (``unknown-character``) is an
-  error, checked only when the names are known (with a battle).
+  error, checked only when the names are known (with a battle); the hint
+  offers the battle's names and the plan language's own words when the name
+  is really a phrase (``weakest`` -> ``lowest hp``, ``the nearest enemy`` ->
+  ``nearest``): such a clause would otherwise silently never apply;
+* a square off the map or blocked (``off-map``, ``blocked-square``) is an
+  error, checked when the ruleset's ``board`` is given: the character would
+  stand still for the whole battle ("no route").
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from typing import Any, Protocol, Sequence, TypeVar
 
 from referee.diagnostics import Diagnostic
@@ -42,6 +49,19 @@ class _Skill(Protocol):
     classes: tuple[str, ...]
 
     def label(self) -> str: ...
+
+
+class BoardLike(Protocol):
+    """What the pass needs of :class:`referee.ruleset.MapSpec`."""
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def blocked(self) -> tuple[str, ...]: ...
 
 
 class CatalogLike(Protocol):
@@ -95,6 +115,7 @@ def check_plan(
     intellect: int | None = None,
     max_clauses_per_intellect: int = 2,
     known_characters: Sequence[str] | None = None,
+    board: BoardLike | None = None,
 ) -> list[Diagnostic]:
     """Every semantic problem of a parsed plan (see the module docstring).
 
@@ -106,6 +127,7 @@ def check_plan(
     :param intellect: the character's intellect; ``None`` skips R-CHAR-4.
     :param known_characters: every character name of the battle; ``None``
         skips the name check.
+    :param board: the ruleset's map; ``None`` skips the square check.
     """
     if catalog is None:
         from referee.catalog import load_catalog
@@ -143,11 +165,11 @@ def check_plan(
                               "'target' means the target a skill is considering; this clause concerns no skill's target",
                               hint="use 'ally ...', 'enemies in range ...' or your own 'hp ...'")
         if known_characters is not None:
-            for ref_c in _clause_characters(clause):
-                if ref_c.name not in known_characters:
-                    close = difflib.get_close_matches(ref_c.name, list(known_characters), n=1, cutoff=0.6)
-                    error(ref_c, "unknown-character", f"no character called '{ref_c.name}' in this battle",
-                          hint=f"did you mean '{close[0]}'?" if close else None)
+            diags += character_diagnostics(clause, known_characters, file)
+        else:
+            diags += phrase_as_name_warnings(clause, file)
+        if board is not None:
+            diags += square_diagnostics(clause, board, file)
     if intellect is not None:
         limit = max_clauses_per_intellect * intellect
         if len(plan.clauses) > limit:
@@ -157,19 +179,143 @@ def check_plan(
     return sorted(diags, key=lambda d: (d.line, d.column, d.code))
 
 
-def _walk(node: Any) -> list[Any]:
-    """Every dataclass node and leaf inside ``node`` (pre-order)."""
-    out: list[Any] = []
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            stack.extend(reversed(item))
+#: Words players write for the plan language's own preferences (R-PLAN-4) and
+#: destinations (R-MOVE-8), by the slot the word stands in.  Keys are
+#: lower-case with a leading article removed.
+PLAN_PHRASES: dict[str, dict[str, str]] = {
+    "preference": {
+        "weakest": "lowest hp", "weakest enemy": "lowest hp", "weakest one": "lowest hp", "lowest": "lowest hp",
+        "strongest": "highest hp", "strongest enemy": "highest hp", "healthiest": "highest hp", "highest": "highest hp",
+        "closest": "nearest", "closest enemy": "nearest", "nearest enemy": "nearest", "near": "nearest",
+        "furthest": "farthest", "furthest enemy": "farthest", "farthest enemy": "farthest", "far": "farthest",
+        "most wounded": "most hp lost", "most hurt": "most hp lost", "most damaged": "most hp lost",
+        "least wounded": "least hp lost", "least hurt": "least hp lost",
+    },
+    "filter": {
+        "enemy": "enemies", "foes": "enemies", "foe": "enemies", "the enemy": "enemies",
+        "ally": "allies", "friends": "allies", "friend": "allies", "team": "allies", "teammates": "allies",
+    },
+    "destination": {
+        "enemy": "nearest enemy", "enemies": "nearest enemy", "closest enemy": "nearest enemy",
+        "nearest": "nearest enemy", "closest": "nearest enemy", "foe": "nearest enemy",
+        "ally": "nearest ally", "allies": "nearest ally", "closest ally": "nearest ally", "friend": "nearest ally",
+    },
+    "name": {},
+}
+
+#: The plan language's own words for each slot (difflib suggestions).
+PLAN_WORDS: dict[str, tuple[str, ...]] = {
+    "preference": ("nearest", "farthest", "lowest hp", "highest hp", "most hp lost", "least hp lost"),
+    "filter": ("allies", "enemies"),
+    "destination": ("nearest enemy", "nearest ally"),
+    "name": (),
+}
+
+_SQUARE_SHAPED = re.compile(r"^[a-z]{1,3}[0-9]+$", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(the|a|an)\s+", re.IGNORECASE)
+
+
+def character_diagnostics(clause: A.Clause, known: Sequence[str], file: str) -> list[Diagnostic]:
+    """``unknown-character`` for each name in ``clause`` that no one in the
+    battle bears, with the closest name or plan word as the hint.
+
+    An error when the name is evidently a mistake -- a phrase for one of the
+    plan's own words (``weakest``), or a near miss of a name in this battle
+    (``Akanee``, ``kagura``) -- and a warning otherwise: a sheet is reused
+    at every table of a round, and a clause about an opponent met elsewhere
+    simply never applies here (docs/decisions.md, "Organiser's day")."""
+    out = []
+    for ref, slot in _clause_characters(clause):
+        if ref.name in known:
             continue
-        if not dataclasses.is_dataclass(item) or isinstance(item, type):
-            continue
-        out.append(item)
-        stack.extend(reversed([getattr(item, f.name) for f in dataclasses.fields(item)]))
+        hint, certain = _unknown_name_hint(ref.name, known, slot)
+        if certain:
+            out.append(Diagnostic(file, ref.line, ref.column, "unknown-character",
+                                  f"no character called '{ref.name}' in this battle; the clause would never apply",
+                                  hint=hint))
+        else:
+            # `only target NAME` does apply: it leaves the skill no one to target
+            effect = ("'only target' leaves no one to target here" if slot == "filter"
+                      else "the clause never applies here")
+            out.append(Diagnostic(file, ref.line, ref.column, "unknown-character",
+                                  f"no character called '{ref.name}' in this battle; {effect}",
+                                  hint=hint, severity="warning"))
+    return out
+
+
+def phrase_as_name_warnings(clause: A.Clause, file: str) -> list[Diagnostic]:
+    """Without a battle, names cannot be checked; a "name" that is a phrase for
+    one of the plan's own words (``target the weakest``) is still surely a
+    slip, so a plan checked alone warns about it (the battle makes it an error)."""
+    out = []
+    for ref, slot in _clause_characters(clause):
+        hint, certain = _unknown_name_hint(ref.name, (), slot)
+        if certain:
+            out.append(Diagnostic(file, ref.line, ref.column, "name-like-keyword",
+                                  f"'{ref.name}' is read as a character's name", hint=hint, severity="warning"))
+    return out
+
+
+def plan_character_names(plan: A.Plan) -> set[str]:
+    """Every character name the plan gives (for a quick check against a battle)."""
+    return {ref.name for clause in plan.clauses for ref, _ in _clause_characters(clause)}
+
+
+def unknown_name_hint(name: str, known: Sequence[str], slot: str = "name") -> str:
+    """The did-you-mean for a name no one bears: a plan word when the name is
+    a phrase for one, else the closest character (any case), else the list.
+
+    >>> unknown_name_hint("the nearest enemy", ["Ash"], "preference")
+    "did you mean 'nearest'? ('the nearest enemy' is read as a character's name)"
+    >>> unknown_name_hint("Akanee", ["Akane", "Ash"])
+    "did you mean 'Akane'?"
+    """
+    return _unknown_name_hint(name, known, slot)[0]
+
+
+def _unknown_name_hint(name: str, known: Sequence[str], slot: str) -> tuple[str, bool]:
+    """(hint, certain): ``certain`` when the name is surely a slip (a plan
+    word's phrase, a case slip, or a name within one or two letters)."""
+    phrase = _ARTICLE.sub("", name.strip().lower())
+    word = PLAN_PHRASES[slot].get(phrase)
+    if word is None:
+        close_word = difflib.get_close_matches(phrase, PLAN_WORDS[slot], n=1, cutoff=0.75)
+        word = close_word[0] if close_word else None
+    if word is not None:
+        return f"did you mean '{word}'? ('{name}' is read as a character's name)", True
+    by_lower = {k.lower(): k for k in sorted(known)}
+    if name.lower() in by_lower:
+        return f"did you mean '{by_lower[name.lower()]}'? (names are matched exactly)", True
+    close = difflib.get_close_matches(name.lower(), sorted(by_lower), n=1, cutoff=0.6)
+    if close:
+        ratio = difflib.SequenceMatcher(None, name.lower(), close[0]).ratio()
+        return f"did you mean '{by_lower[close[0]]}'?", ratio >= 0.8
+    return "characters in this battle: " + ", ".join(sorted(known)), False
+
+
+def square_diagnostics(clause: A.Clause, board: BoardLike, file: str) -> list[Diagnostic]:
+    """``off-map`` / ``blocked-square`` for a square the character could never
+    reach (``move to z9`` on an 8x8 map), so it would stand still all battle."""
+    from referee.board import InvalidSquareError, Square, parse_square, square_name
+
+    out = []
+    square = getattr(clause, "square", None) or getattr(clause, "destination", None)
+    for ref in [square] if isinstance(square, A.SquareRef) else []:
+        corner = square_name(Square(board.width - 1, board.height - 1))
+        try:
+            sq: Square | None = parse_square(ref.name)
+        except InvalidSquareError:
+            if not _SQUARE_SHAPED.match(ref.name):
+                continue  # the parser has reported it (not-a-square)
+            sq = None  # square-shaped but beyond any map (a33, zz9)
+        if sq is None or not (sq.file < board.width and sq.rank < board.height):
+            out.append(Diagnostic(file, ref.line, ref.column, "off-map",
+                                  f"{ref.name} is not on the {board.width}x{board.height} map; "
+                                  "the character would never get there and would stand still",
+                                  hint=f"squares run from a1 to {corner}"))
+        elif square_name(sq) in board.blocked:
+            out.append(Diagnostic(file, ref.line, ref.column, "blocked-square",
+                                  f"{ref.name} is blocked on this map; no one can stand on it"))
     return out
 
 
@@ -183,5 +329,21 @@ def _clause_conditions(clause: A.Clause) -> list[A.Condition]:
     return [n for n in [getattr(clause, "condition", None)] if n is not None]
 
 
-def _clause_characters(clause: A.Clause) -> list[A.CharacterRef]:
-    return [n for n in _walk(clause) if isinstance(n, A.CharacterRef)]
+#: The clause fields that may hold a character's name, and the slot each is
+#: (the AST puts names only there: ``ast.TargetPref``, ``TargetFilter``,
+#: ``Destination``, ``NeverTarget.character``).
+_NAME_FIELDS: tuple[tuple[type[A.Clause], str, str], ...] = (
+    (A.TargetPreference, "preference", "preference"),
+    (A.NeverTarget, "character", "name"),
+    (A.OnlyTarget, "who", "filter"),
+    (A.MoveToward, "destination", "destination"),
+)
+
+
+def _clause_characters(clause: A.Clause) -> list[tuple[A.CharacterRef, str]]:
+    """Every name in the clause with the slot it stands in (for the hint)."""
+    for kind, name, slot in _NAME_FIELDS:
+        if isinstance(clause, kind):
+            ref = getattr(clause, name)
+            return [(ref, slot)] if isinstance(ref, A.CharacterRef) else []
+    return []

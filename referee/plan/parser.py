@@ -292,16 +292,47 @@ def _translate(err: UnexpectedInput, file: str, line: int, column_shift: int, so
     if prev is None and mode == "clause":
         word = found.split()[0].lower() if found.split() else found
         close = difflib.get_close_matches(word, CLAUSE_STARTS, n=1, cutoff=0.6)
-        start_hint = f"did you mean '{close[0]}'?" if close else (
+        start_hint = PHRASE_HINTS.get(word) or (f"did you mean '{close[0]}'?" if close else (
             "a clause starts with use, never, with, target, only, extend, friendly fire, "
-            "counter allies, heal even when unhurt, stack, maintain, release, move, hold position or keep away")
+            "counter allies, heal even when unhurt, stack, maintain, release, move, hold position or keep away"))
         return Diagnostic(file, line, column + column_shift, "unknown-clause",
                           f"'{shown}' does not start a clause", hint=start_hint, source_line=source)
     what = _describe_expected(expected, prev)
     code = "unexpected-character" if isinstance(err, UnexpectedCharacters) else "unexpected-token"
     after = f" after '{prev}'" if prev is not None else ""
+    hint = PHRASE_HINTS.get(found.lower()) or PHRASE_HINTS.get(f"{(prev or '').lower()} _") or _name_hint(expected, prev)
     return Diagnostic(file, line, column + column_shift, code, f"expected {what}{after}, found '{shown}'",
-                      hint=_name_hint(expected, prev), source_line=source)
+                      hint=hint, source_line=source)
+
+
+#: Shaped hints for what players naturally write (issue 14): a clause's first
+#: word, a word found where a keyword was due, or ``"PREV _"`` for a word after
+#: PREV.  The plan language is small; these say which of its clauses was meant.
+PHRASE_HINTS: dict[str, str] = {
+    "attack": "to choose whom skills hit, write 'target NAME' (or 'target lowest hp'); "
+              "to attack with a skill first, 'use SKILL first'",
+    "hit": "to choose whom skills hit, write 'target NAME'; to use a skill first, 'use SKILL first'",
+    "strike": "to choose whom skills hit, write 'target NAME'; to use a skill first, 'use SKILL first'",
+    "cast": "write 'use SKILL first' (or 'use SKILL only when ...')",
+    "if": "the condition comes last: 'use rest first when hp <= 4'",
+    "when": "the condition comes last: 'use rest first when hp <= 4'",
+    "while": "write 'when' (or 'if'): 'use rest first when hp <= 4'",
+    "whenever": "write 'when' (or 'if')",
+    "unless": "write 'when not ...': 'use rest first when not engaged'",
+    "retreat": "write 'keep away from enemies [when ...]'",
+    "flee": "write 'keep away from enemies [when ...]'",
+    "run": "write 'keep away from enemies [when ...]'",
+    "go": "write 'move toward NAME', 'move toward nearest enemy' or 'move to d4'",
+    "walk": "write 'move toward NAME', 'move toward nearest enemy' or 'move to d4'",
+    "approach": "write 'move toward NAME' or 'move toward nearest enemy'",
+    "advance": "write 'move toward nearest enemy'",
+    "charge": "write 'move toward nearest enemy'",
+    "wait": "write 'hold position [when ...]'",
+    "stay": "write 'hold position [when ...]'",
+    "defend": "write 'hold position [when ...]'",
+    "heal _": "to heal someone, put the heal first ('use rest first when ally hp lost >= 3') "
+              "and name them ('with rest target NAME'); 'heal even when unhurt' allows healing the unhurt",
+}
 
 
 def _name_hint(expected: Collection[str], prev: str | None) -> str | None:

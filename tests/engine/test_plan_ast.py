@@ -23,8 +23,9 @@ from referee.plan.parser import parse_plan
 
 from .helpers import TestPattern as Pat
 from .helpers import battle, damage_to, fighter, of, ruleset, run
+from specfiles import spec_file
 
-SPEC = Path(__file__).resolve().parents[2].parent / "shared" / "spec" / "interfaces.md"
+SPEC = spec_file("interfaces.md")
 
 
 def plan(text: str) -> A.Plan:
@@ -44,8 +45,6 @@ HOLD = "hold position\n"
 
 
 def _canonical_lines() -> list[str]:
-    if not SPEC.exists():  # pragma: no cover - the spec sits beside the repo
-        pytest.skip("interfaces.md not found")
     block = SPEC.read_text(encoding="utf-8").split("Canonical clauses", 1)[1].split("```")[1]
     return [ln for ln in block.splitlines() if ln.strip()]
 
