@@ -1,34 +1,37 @@
 """The resolution context shared by the resolution modules.
 
-``Battle`` bundles the four things every resolution function needs -- the
-mutable :class:`BattleState`, the frozen ruleset, the RNG and the append-only
-event list -- plus the few primitives every module uses: losing and gaining
-HP, deciding downs (R-CHAR-2/2a) and the end rule (R-GOAL-1/2).
+``Resolution`` bundles what every resolution function needs -- the mutable
+:class:`BattleState`, the frozen ruleset, the mechanics it names (R-VAR-1),
+the RNG and the append-only event list -- plus the few primitives every
+module uses: losing and gaining HP, deciding downs (R-CHAR-2/2a) and ending
+the battle (the ``end`` mechanic, then R-GOAL-2).  Named apart from
+``referee.battlefile.Battle`` (a loaded battle file).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from referee.board import Square
+from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.conditions import CondContext
+from referee.engine.mechanics.protocols import Mechanics
 from referee.engine.rng import Rng
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
+from referee.ruleset import Ruleset
 
 
 class BattleOver(Exception):
     """Raised to unwind the action in progress once R-GOAL-1 ends the battle."""
 
 
-class Battle:
-    """State + ruleset + rng + events of one battle being resolved."""
+class Resolution:
+    """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "rng", "events", "result")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result")
 
-    def __init__(self, state: BattleState, ruleset: Any, rng: Rng) -> None:
+    def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng) -> None:
         self.state = state
         self.ruleset = ruleset
+        self.mechanics = mechanics
         self.rng = rng
         self.events: list[E.Event] = []
         self.result: E.BattleResult | None = None
@@ -41,7 +44,7 @@ class Battle:
     def turn(self) -> int:
         return self.state.turn
 
-    def ctx(self, me: Fighter, skill: Any = None, target: Fighter | None = None) -> CondContext:
+    def ctx(self, me: Fighter, skill: Skill | None = None, target: Fighter | None = None) -> CondContext:
         return CondContext(self.state, me, skill, target)
 
     # -- HP -------------------------------------------------------------------
@@ -102,14 +105,12 @@ class Battle:
         return fallen
 
     def check_end(self) -> None:
-        """R-GOAL-1: ends the moment an army is down to a third of its start.
+        """The ``end`` mechanic (tcgt: R-GOAL-1, an army down to a third of
+        its start), asked after every change that can fell someone.
 
         :raises BattleOver: when the battle is over (the result is recorded).
         """
-        st = self.state
-        goal = self.ruleset.goal
-        reduced = [t for t in (WHITE, BLACK) if st.standing(t) <= goal.threshold(st.start_counts[t])]
-        if reduced:
+        if self.mechanics.end.reached(self.state):
             self.finish("army_reduced", "R-GOAL-1")
 
     def finish(self, reason: str, rule: str) -> None:
@@ -127,7 +128,6 @@ class Battle:
         final = tuple(E.FinalCharacter(f.name, f.team, f.hp, f.square, f.down) for f in st.fighters)
         self.result = E.BattleResult(winner, reason, st.turn, final, rule)
         self.emit(E.BattleEnd(turn=st.turn, result=self.result, rule=rule))
-        st.over = True
         raise BattleOver()
 
 

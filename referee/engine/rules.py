@@ -9,6 +9,7 @@ Tests may also build :class:`PlanRules` directly.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -27,22 +28,32 @@ def always(_: "CondContext") -> bool:
     return True
 
 
+class PreferenceKind(enum.Enum):
+    """How a target preference orders candidates (R-PLAN-4); the value is
+    what the ``targets_chosen`` event records."""
+
+    NEAREST = "nearest"
+    LOWEST_HP = "lowest_hp"
+    HIGHEST_HP = "highest_hp"
+    MOST_HP_LOST = "most_hp_lost"
+    LEAST_HP_LOST = "least_hp_lost"
+    NAMED = "named"
+    FARTHEST = "farthest"
+    ALLY_WITH = "ally_with"
+
+
 @dataclass(frozen=True, slots=True)
 class Preference:
-    """A target preference (R-PLAN-4).
+    """A target preference (R-PLAN-4): ``NAMED`` puts ``name`` first,
+    ``ALLY_WITH`` the candidates for which ``match`` holds (``match`` reads
+    the candidate as ``ctx.target``); the others rank by HP or distance."""
 
-    ``kind``: ``nearest`` | ``lowest_hp`` | ``highest_hp`` | ``most_hp_lost`` |
-    ``least_hp_lost`` | ``named`` (``name`` first) | ``farthest`` |
-    ``ally_with`` (candidates for which ``match`` holds first; ``match`` reads
-    the candidate as ``ctx.target``).
-    """
-
-    kind: str = "nearest"
+    kind: PreferenceKind = PreferenceKind.NEAREST
     name: str | None = None
     match: "Condition | None" = None
 
     def describe(self) -> str:
-        return f"named {self.name}" if self.kind == "named" else self.kind
+        return f"named {self.name}" if self.kind is PreferenceKind.NAMED else self.kind.value
 
 
 NEAREST = Preference()
@@ -115,11 +126,20 @@ class Extend(Clause):
     count: int | None = 1
 
 
+class PlanFlag(enum.Enum):
+    """The standing orders a plan may switch on (R-PLAN-2, R-EXT-9, R-PLAN-1);
+    the value is the clause as written."""
+
+    FRIENDLY_FIRE = "friendly fire"
+    COUNTER_ALLIES = "counter allies"
+    HEAL_UNHURT = "heal even when unhurt"
+
+
 @dataclass(frozen=True, slots=True)
 class Flag(Clause):
     """``friendly fire`` | ``counter allies`` | ``heal even when unhurt``."""
 
-    flag: str = ""
+    flag: PlanFlag = PlanFlag.FRIENDLY_FIRE
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from referee.catalog import Effect
 from referee.engine import events as E
-from referee.engine.core import Battle, release
+from referee.engine.core import Resolution, release
+from referee.engine.draws import draw_chance
 from referee.engine.state import Fighter
 
 
-def inflict(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:
+def inflict(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:
     """Apply one ``status`` effect to ``target`` (R-ST-1, R-ST-2, R-ST-BIND,
     R-ST-POISON, R-ST-FREEZE, R-ST-CHANGE)."""
     status, obj, dur = effect.status or "", effect.object or "", effect.duration
@@ -79,7 +80,7 @@ def inflict(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Ef
         none(f"unknown status {status}/{obj}", "R-ST-1")
 
 
-def tick(b: Battle, f: Fighter) -> None:
+def tick(b: Resolution, f: Fighter) -> None:
     """R-ST-1: count down every status of ``f`` at the end of its action."""
     turn = b.turn
 
@@ -113,7 +114,7 @@ def tick(b: Battle, f: Fighter) -> None:
                     expired("change", "panel", i, pi, "R-ST-CHANGE")
 
 
-def cleanse(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:
+def cleanse(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:
     """R-ST-CLEANSE: remove the first status found (``scope: one``) or every
     status (``scope: all``) among the objects, statuses and patterns the
     catalogue names.  Statuses on the character itself are never touched."""
@@ -137,13 +138,9 @@ def cleanse(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Ef
         found = found[:1]
     if not found:
         return
-    if effect.scope == "one" and not effect.chance.is_certain:
-        ok = b.rng.chance("chances", effect.chance.probability)
-        b.emit(E.ChanceRoll(turn=b.turn, actor=user.name, skill=skill_id, target=target.name,
-                            effect="cleanse", numerator=effect.chance.numerator,
-                            denominator=effect.chance.denominator, success=ok, rule="R-ST-CLEANSE"))
-        if not ok:
-            return
+    if effect.scope == "one" and not draw_chance(b, user.name, skill_id, target.name, "cleanse", effect.chance,
+                                                 rule="R-ST-CLEANSE"):
+        return
     for status, where, index, pattern in found:
         if where == "skill" and index is not None:
             target.skill_binds.pop(index, None)

@@ -28,6 +28,7 @@ from referee.engine.rules import (
     MoveToward,
     NeverUse,
     Preference,
+    PreferenceKind,
     TargetPref,
 )
 from referee.plan import ast as A
@@ -441,8 +442,8 @@ def test_r_knock_4_knockback_moves_a_character_out_of_a_sunk_area() -> None:
     """R-KNOCK-4: knockback "moves ... sunk ... characters. Leaving an ...
     sunk area frees it": W shares A's area, sunk by Skill Ensnare; E2's
     Pressurize pushes W out and W walks on, while c3 stays sunk."""
-    a_plan = [TargetPref(line=1, preference=Preference(kind="named", name="E")), Hold(line=2)]
-    e2_plan = [TargetPref(line=1, preference=Preference(kind="named", name="W")), Hold(line=2)]
+    a_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="E")), Hold(line=2)]
+    e2_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="W")), Hold(line=2)]
     setup = battle([fighter("A", "c3", "firecracker", "火", plan=a_plan),
                     fighter("W", "c3", plan=[MoveTo(line=1, square=sq("a8"))])],
                    [fighter("E", "e5", "skill-ensnare", "風地", plan=HOLD),
@@ -461,8 +462,8 @@ def test_r_knock_4_the_sunk_area_stays_sunk_when_its_sinker_is_pushed_out() -> N
     """R-KNOCK-4: knockback moves sunk characters; R-ST-SINK: the area "stays
     sunk if the user is pushed out": E2 pushes A (whose use sank c3) out, and
     W, still in c3, stays sunk."""
-    a_plan = [TargetPref(line=1, preference=Preference(kind="named", name="E")), Hold(line=2)]
-    e2_plan = [TargetPref(line=1, preference=Preference(kind="named", name="A")), Hold(line=2)]
+    a_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="E")), Hold(line=2)]
+    e2_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="A")), Hold(line=2)]
     rec = run(battle([fighter("A", "c3", "firecracker", "火", plan=a_plan),
                       fighter("W", "c3", plan=[MoveTo(line=1, square=sq("a8"))])],
                      [fighter("E", "e5", "skill-ensnare", "風地", plan=HOLD),

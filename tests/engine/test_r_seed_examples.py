@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.engine import events as E
-from referee.engine.rules import Extend, Flag, Hold, MoveToward, PlanRules
+from referee.engine.rules import Extend, Flag, Hold, MoveToward, PlanFlag, PlanRules
 
 from .helpers import battle, damage_to, fighter, hp, of, run
 
@@ -44,7 +44,7 @@ def test_r_plan_2_kusanagi_reduces_an_allys_eruption_without_countering() -> Non
     """R-PLAN-2: counters "do not answer allies' skills unless the plan says
     `counter allies`; reductions ... always apply" -- the seed's Kusanagi
     caught in an ally's Eruption."""
-    plan = [Extend(line=1, skill="eruption", count=None), Flag(line=2, flag="friendly fire"), Hold(line=3)]
+    plan = [Extend(line=1, skill="eruption", count=None), Flag(line=2, flag=PlanFlag.FRIENDLY_FIRE), Hold(line=3)]
     rec = run(battle([fighter("A", "d4", "eruption", "火火火火", plan=plan),
                       fighter("K", "d5", "kusanagi", "火剣", plan=HOLD)],
                      [fighter("X", "c5", "", plan=HOLD), fighter("Y", "e5", "", plan=HOLD),
@@ -88,7 +88,7 @@ def test_r_ext_6_extended_use_keeps_hitting_after_its_user_falls() -> None:
 def _three_enemy_layout(friendly_fire: bool) -> list:
     plan = [Extend(line=1, skill="eruption", count=None), Hold(line=3)]
     if friendly_fire:
-        plan.append(Flag(line=2, flag="friendly fire"))
+        plan.append(Flag(line=2, flag=PlanFlag.FRIENDLY_FIRE))
     return battle([fighter("A", "d4", "eruption", "火火火火火", plan=plan),
                    fighter("M", "d5", "", body=5, plan=HOLD)],
                   [fighter("X", "c5", "", plan=HOLD), fighter("Y", "e5", "", plan=HOLD),
