@@ -176,7 +176,6 @@ class Skill:
     effects: tuple[Effect, ...] = ()
     knockback: Knockback | None = None
     reaction: Reaction | None = None
-    hook: str | None = None
     note: str | None = None
 
     def has(self, cls: SkillClass) -> bool:
@@ -405,6 +404,10 @@ def catalog_diagnostics(doc: YamlDocument, skills: tuple[Skill, ...]) -> list[Di
             diags.extend(_effect_diagnostics(doc, ("skills", i, "effects", j), skill.id, effect))
         if skill.knockback is not None:
             diags.extend(_chance_diagnostics(doc, ("skills", i, "knockback", "chance"), skill.id, skill.knockback.chance))
+        if "hook" in doc.data["skills"][i]:
+            bad(i, ("hook",), "hook-not-implemented",
+                "no skill hooks exist in this version: write the behaviour with the catalogue's fields "
+                "(effects, reaction, knockback), or it would be accepted and ignored")
         reaction = skill.reaction
         reactive = skill.is_passive or skill.is_maintain
         if (reaction is not None) != reactive:
@@ -422,7 +425,11 @@ def _effect_diagnostics(doc: YamlDocument, path: tuple[Any, ...], sid: str, e: E
         "cleanse": ("scope", "objects", "statuses", "patterns"),
         "drain": (),
     }
-    allowed = set(need[e.kind]) | {"kind", "chance"} | ({"duration"} if e.kind == "status" else set())
+    # A chance is drawn only where the engine draws one: a status per target,
+    # a cleansing that finds something (R-RNG-1).  Pressurize's panel and
+    # Drain Life's heal always happen, so a chance there would be ignored.
+    drawn = {"chance"} if e.kind in ("status", "cleanse") else set()
+    allowed = set(need[e.kind]) | {"kind"} | drawn | ({"duration"} if e.kind == "status" else set())
     raw = doc.data
     for part in path:
         raw = raw[part]
@@ -536,7 +543,6 @@ def _build_skill(raw: dict[str, Any]) -> Skill:
         effects=tuple(_build_effect(e) for e in raw.get("effects", ())),
         knockback=Knockback(_chance(kb.get("chance"))) if kb is not None else None,
         reaction=_build_reaction(raw["reaction"], element) if "reaction" in raw else None,
-        hook=raw.get("hook"),
         note=raw.get("note"),
     )
 

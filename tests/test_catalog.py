@@ -167,9 +167,24 @@ def test_effects_match_skills_md(catalog: SkillCatalog) -> None:
     assert kb is not None and str(kb.chance) == "2/3"
 
 
-def test_no_skill_needs_a_hook(catalog: SkillCatalog) -> None:
-    """Style lesson 3: the tcgt catalogue is fully declarative."""
-    assert all(s.hook is None for s in catalog)
+def test_a_hook_is_refused_at_its_field_since_none_exists() -> None:
+    """Issue 9: skill data that is accepted must be used or rejected; no hook
+    is implemented, so ``hook:`` is a located error, not silently ignored."""
+    text = _mutated("    damage: 3\n", "    damage: 3\n    hook: explode\n")
+    cat, diags = parse_catalog(text, "bad.yaml")
+    assert cat is None
+    (d,) = diags
+    assert (d.code, d.line) == ("hook-not-implemented", text.splitlines().index("    hook: explode") + 1)
+
+
+@pytest.mark.parametrize("effect", ["{kind: drain, chance: [1, 2]}", "{kind: use_panel, object: panel, chance: [1, 2]}"])
+def test_a_chance_on_an_effect_that_never_draws_is_refused(effect: str) -> None:
+    """Drain Life's heal and Pressurize's panel always happen (no draw in
+    R-RNG-1), so a ``chance`` there would be ignored: refused at its key."""
+    text = _mutated("    damage: 3\n", "    damage: 3\n    effects:\n      - " + effect + "\n")
+    cat, diags = parse_catalog(text, "bad.yaml")
+    assert cat is None
+    assert any(d.code == "unknown-field" and "chance" in d.message for d in diags)
 
 
 # --- the contract table ------------------------------------------------------

@@ -17,6 +17,7 @@ from referee.board import Square, parse_square, square_name
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord, resolve_battle
 from referee.engine.rng import ScriptedRng
+from referee.mechanicspec import StepsSpec
 from referee.engine.conditions import CondContext
 from referee.engine.rules import (
     Condition,
@@ -405,6 +406,22 @@ def test_r_move_8_keep_away_fewest_enemies_at_that_distance_then_ties() -> None:
                    [fighter("X", "b3", plan=HOLD), fighter("Y", "f3", plan=HOLD)])
     assert moves(run(setup, script={"ties": [0]}), "A") == [(1, "d1", "c1")]
     assert moves(run(setup, script={"ties": [1]}), "A") == [(1, "d1", "e1")]
+
+
+def test_r_move_8_keep_away_steps_only_where_every_move_may_step() -> None:
+    """R-MOVE-1 / R-MOVE-8: `keep away` takes the same legal steps as every
+    other move (the ``movement`` mechanic's), so on a 4-way (``rook``) map it
+    never steps diagonally: from d4 with B on e5, c3 would be farthest by
+    route (4) but is a diagonal; d3 and c4 (3) tie and the draw takes d3."""
+    base = ruleset(turn_limit=1)
+    rook = replace(base, mechanics=replace(base.mechanics, movement=StepsSpec("steps", "rook")))
+    setup = battle([fighter("A", "d4", plan=[KeepAway(line=1)])], [fighter("B", "e5", plan=HOLD)])
+    rec = resolve_battle(setup, rook, 1, rng=ScriptedRng({"ties": [0]}))
+    assert moves(rec, "A") == [(1, "d4", "d3")]
+    rec = resolve_battle(setup, rook, 1, rng=ScriptedRng({"ties": [1]}))
+    assert moves(rec, "A") == [(1, "d4", "c4")]
+    king = resolve_battle(setup, base, 1, rng=ScriptedRng())
+    assert moves(king, "A") == [(1, "d4", "c3")]
 
 
 # ---------------------------------------------------------------- R-KNOCK-4
