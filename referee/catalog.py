@@ -98,7 +98,7 @@ class Effect:
 
 
 @dataclass(frozen=True)
-class Knockback:
+class KnockbackChance:
     """A knockback and its chance (R-KNOCK-1..3)."""
 
     chance: Chance = CERTAIN
@@ -148,7 +148,7 @@ class Reaction:
     reduce: int = 0
     heal_owner: int = 0
     counter: Counter | None = None
-    knockback_owner: Knockback | None = None
+    knockback_owner: KnockbackChance | None = None
     cancel: bool = False
     sink_area: bool = False
 
@@ -174,7 +174,7 @@ class Skill:
     damage: int = 0
     heal: int = 0
     effects: tuple[Effect, ...] = ()
-    knockback: Knockback | None = None
+    knockback: KnockbackChance | None = None
     reaction: Reaction | None = None
     note: str | None = None
 
@@ -214,6 +214,12 @@ class Skill:
     @property
     def is_change(self) -> bool:
         return "change" in self.classes
+
+    @property
+    def targets_allies(self) -> bool:
+        """R-RANGE-4: a heal-only skill takes the user or allies; every other
+        skill takes enemies (``only target allies`` aside, R-EXT-9)."""
+        return self.targets == "allies"
 
     @property
     def can_extend(self) -> bool:
@@ -517,7 +523,7 @@ def _build_reaction(raw: dict[str, Any], skill_element: Element) -> Reaction:
         reduce=int(raw.get("reduce", 0)),
         heal_owner=int(raw.get("heal_owner", 0)),
         counter=counter,
-        knockback_owner=Knockback(_chance(kb.get("chance"))) if kb is not None else None,
+        knockback_owner=KnockbackChance(_chance(kb.get("chance"))) if kb is not None else None,
         cancel=bool(raw.get("cancel", False)),
         sink_area=bool(raw.get("sink_area", False)),
     )
@@ -541,7 +547,7 @@ def _build_skill(raw: dict[str, Any]) -> Skill:
         damage=int(raw.get("damage", 0)),
         heal=int(raw.get("heal", 0)),
         effects=tuple(_build_effect(e) for e in raw.get("effects", ())),
-        knockback=Knockback(_chance(kb.get("chance"))) if kb is not None else None,
+        knockback=KnockbackChance(_chance(kb.get("chance"))) if kb is not None else None,
         reaction=_build_reaction(raw["reaction"], element) if "reaction" in raw else None,
         note=raw.get("note"),
     )

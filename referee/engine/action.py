@@ -12,7 +12,7 @@ from referee.engine.movement import move_step
 from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
-from referee.engine.rules import Condition, UseOnly
+from referee.engine.clauses import Condition, UseOnly
 from referee.engine.state import Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import candidates, preference_for, rank
@@ -161,7 +161,7 @@ def walk(b: Resolution, f: Fighter) -> bool:
                                extend_requested=choice.requested, extended=choice.extended,
                                rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
         use_skill(b, f, entry, skill, choice.targets, choice.panels)
-        if skill.targets != "allies":
+        if not skill.targets_allies:
             attacked = True
         b.check_end()
     return attacked

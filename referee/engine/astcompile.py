@@ -1,7 +1,7 @@
 """Translate the plan language's AST (``referee.plan.ast``) into PlanRules.
 
 The players' language (:mod:`referee.plan.ast`) and the engine's vocabulary
-(:mod:`referee.engine.rules`) are kept apart: this module is the one place
+(:mod:`referee.engine.clauses`) are kept apart: this module is the one place
 that knows both.  Every condition node becomes a closure over
 :class:`CondContext` once per battle, so the resolver never walks syntax at
 run time (style lesson 2).
@@ -27,7 +27,7 @@ import operator
 from collections.abc import Callable, Iterable
 
 from referee.board import parse_square
-from referee.engine import rules as R
+from referee.engine import clauses as R
 from referee.engine.conditions import CondContext, acting_first, readies, readies_class
 from referee.engine.state import Fighter
 from referee.plan import ast as A

@@ -21,7 +21,7 @@ from referee.engine.astcompile import compile_ast_plan, compile_pattern_conditio
 from referee.engine.core import BattleOver, Resolution
 from referee.engine.mechanics.registry import build_mechanics
 from referee.engine.rng import BattleRng, Rng
-from referee.engine.rules import EMPTY_PLAN, PlanRules
+from referee.engine.clauses import EMPTY_PLAN, PlanRules
 from referee.engine.setup import draw_square
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter, PatternSpec
 from referee.mapgraph import MapGraph

@@ -9,7 +9,7 @@ from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import StayReason
 from referee.engine.panels import could_pay_fresh
 from referee.engine.rng import choose
-from referee.engine.rules import Hold, KeepAway, MoveTo, MoveToward
+from referee.engine.clauses import Hold, KeepAway, MoveTo, MoveToward
 from referee.engine.state import Fighter
 
 
@@ -98,7 +98,7 @@ def reach(f: Fighter) -> int:
     skills), not bound, payable with every non-maintained panel unused."""
     best = 0
     for i, s in enumerate(f.skills):
-        if s.targets == "allies" or s.is_passive or s.is_maintain:
+        if s.targets_allies or s.is_passive or s.is_maintain:
             continue
         if not (s.is_attack or s.is_obstruct) or f.entry_bound(i):
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from referee.catalog import Skill
 from referee.engine.conditions import CondContext
-from referee.engine.rules import Clause, Maintain, NeverUse, PlanFlag, UseOnly
+from referee.engine.clauses import Clause, Maintain, NeverUse, PlanFlag, UseOnly
 from referee.engine.state import BattleState, Fighter
 
 

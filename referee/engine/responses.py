@@ -24,7 +24,7 @@ from referee.engine.mechanics.protocols import Outcome
 from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, has_flag, is_stacked
 from referee.engine.rng import choose
-from referee.engine.rules import PlanFlag
+from referee.engine.clauses import PlanFlag
 from referee.engine.state import Fighter, Sink
 from referee.engine.uses import Use
 

@@ -165,30 +165,25 @@ class ScriptedRng:
         return outcome
 
     def randrange(self, stream: str, n: int) -> int:
-        _check_stream(stream)
-        if n < 1:
-            raise ValueError("a choice needs at least one candidate")
-        if n == 1:
-            return 0
-        value = self._next(stream)
-        index = 0 if value is None else int(value)
-        if not 0 <= index < n:
-            raise RngScriptError(f"scripted choice {index} out of range({n}) on {stream!r}")
-        self.log.append((stream, "choice", index))
-        return index
+        return self._scripted(stream, n, 0, "choice")
 
     def die(self, stream: str, faces: int) -> int:
+        return self._scripted(stream, faces, 1, "die")
+
+    def _scripted(self, stream: str, n: int, first: int, kind: str) -> int:
+        """The next scripted outcome among ``first .. first + n - 1`` (an index
+        for a choice, a face for a die); none consumed when n == 1."""
         _check_stream(stream)
-        if faces < 1:
-            raise ValueError("a die needs at least one face")
-        if faces == 1:
-            return 1
+        if n < 1:
+            raise ValueError(f"a {kind} needs at least one outcome")
+        if n == 1:
+            return first
         value = self._next(stream)
-        face = 1 if value is None else int(value)
-        if not 1 <= face <= faces:
-            raise RngScriptError(f"scripted face {face} is not on a d{faces} on {stream!r}")
-        self.log.append((stream, "die", face))
-        return face
+        outcome = first if value is None else int(value)
+        if not first <= outcome < first + n:
+            raise RngScriptError(f"scripted {kind} {outcome} is not in {first}..{first + n - 1} on {stream!r}")
+        self.log.append((stream, kind, outcome))
+        return outcome
 
     def remaining(self) -> dict[str, int]:
         """Outcomes not yet consumed, per stream (tests assert they were all used)."""

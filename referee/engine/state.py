@@ -14,7 +14,7 @@ from referee.board import Rect, Square
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine.mechanics.metric import RangeMetric
-from referee.engine.rules import Condition, PlanRules
+from referee.engine.clauses import Condition, PlanRules
 from referee.mapgraph import MapGraph
 
 WHITE = "white"

@@ -8,18 +8,20 @@ when a pick is actually needed.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
+from referee.board import Square
 from referee.catalog import Skill
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.events import EXTEND_MAX
+from referee.engine.mechanics.metric import RangeMetric
 from referee.engine.panels import plan_extension
 from referee.engine.planquery import has_flag
 from referee.engine.rng import choose
-from referee.engine.rules import NEAREST, Condition, PlanFlag, Preference, PreferenceKind
+from referee.engine.clauses import NEAREST, Condition, PlanFlag, Preference, PreferenceKind
 from referee.engine.state import BattleState, Fighter
 from referee.engine.uses import Choice
 
@@ -99,7 +101,7 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     R-PLAN-1's unhurt and the plan's restrictions and target conditions.
     ``filters``: (condition on target, keep-when-true) from use clauses."""
     st = b.state
-    heals = skill.targets == "allies"
+    heals = skill.targets_allies
     allies_too = not heals and admits_allies(b, user, skill)
     team, r, here = user.team, skill.range, user.square
     in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
@@ -108,7 +110,7 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
             and in_range(here, c.square, r)]
     if not pool:
         return Candidates([], "no_target")
-    if skill.targets == "allies" and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
+    if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
         pool = [c for c in pool if c.hp_lost > 0]
         if not pool:
             return Candidates([], "heal_guard")
@@ -174,7 +176,7 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
     st = b.state
     assert user.active is not None
     panels = user.panels[user.active]
-    per = math.ceil(skill.level / 2)
+    per = skill.extension_cost
     affordable = len(plan_extension(panels, skill.cost, per, 99, base)) // per if per else 0
     if affordable == 0:
         return None
@@ -182,11 +184,11 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
     # R-EXT-4: while engaged, every target of an extended use is in the user's area.
     # R-EXT-9: an ally is never an extra of a skill that targets enemies (even
     # when ``only target allies`` put allies among the candidates).
-    heals = skill.targets == "allies"
+    heals = skill.targets_allies
     extras_pool = [c for c in pool if (not engaged or c.square == user.square)
                    and (heals or c.team != user.team)]
     primaries = list(extras_pool)
-    allies_ok = skill.targets != "allies" and has_flag(st, user, PlanFlag.FRIENDLY_FIRE)
+    allies_ok = not skill.targets_allies and has_flag(st, user, PlanFlag.FRIENDLY_FIRE)
     ally_primaries: list[Fighter] = []
     if allies_ok:
         ally_primaries = [a for a in st.fighters if not a.down and a.team == user.team and a is not user
@@ -194,13 +196,14 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
                           and (not engaged or a.square == user.square)]
         ally_primaries = restrict(b, user, skill, ally_primaries)
 
+    keyed = [(g, g.square) for g in extras_pool]
+
     def group(p: Fighter) -> list[Fighter]:
-        # R-EXT-2/3/5: in range of the user, within 1 of the primary, never the user.
-        return [g for g in extras_pool if g is not p and g is not user and st.metric.in_range(p.square, g.square, 1)]
+        return list(extension_group(st.metric, user.square, p.square, skill.range, engaged, keyed, exclude=(p, user)))
 
     def value(p: Fighter) -> tuple[int, int]:
         k = min(requested, len(group(p)), affordable)
-        hits = k + (1 if p.team != user.team or skill.targets == "allies" else 0)
+        hits = k + (1 if p.team != user.team or skill.targets_allies else 0)
         return hits, k
 
     best_enemy = max((value(p)[0] for p in primaries), default=0)
@@ -218,3 +221,54 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
     extras = pick(b, user, pref, group(primary), k, skill)
     paid = plan_extension(panels, skill.cost, per, len(extras), base)
     return Choice([primary, *extras], base + paid, requested, len(extras))
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+def extension_group(
+    metric: RangeMetric,
+    user_square: Square,
+    primary_square: Square,
+    skill_range: int,
+    user_engaged: bool,
+    candidates: Sequence[tuple[K, Square]],
+    *,
+    exclude: Collection[Hashable] = (),
+) -> tuple[K, ...]:
+    """R-EXT-8: the keys of ``candidates`` that R-EXT-2..5 allow as extra targets.
+
+    ``candidates`` are (key, square) pairs in roster order (a key is anything
+    hashable: a name, a fighter); the result keeps that order. A candidate
+    qualifies when it is within the skill's range of the user *and* within
+    distance 1 of the primary (R-EXT-2), both in the ruleset's range metric,
+    so a group is not transitive: with range 2 from e4, a primary at e5
+    groups d5 and f6, a primary at d5 does not reach f6. With range 0 both
+    conditions mean the user's own area (R-EXT-3). While the user is engaged,
+    every target, the primary included, comes from the user's own area
+    (R-EXT-4): if the primary is elsewhere the group is empty (the use may
+    still be made unextended there).
+
+    Who the user and the primary are cannot be told from squares (an ally
+    may share the user's area), so this function never guesses: leave them
+    out of ``candidates`` or name their keys in ``exclude``. R-EXT-5 (the
+    user is never in its own group) and "each character at most one target of
+    a use" (R-TURN-3) are kept that way. Which candidates may be targeted at
+    all (living, R-RANGE-4, plan restrictions) is the caller's filter.
+
+    An empty group also results when the primary itself is out of the
+    skill's range: such a use is not legal (R-RANGE-2), so nothing extends it.
+
+    :raises ValueError: for a negative range.
+    """
+    if skill_range < 0:
+        raise ValueError(f"a range is 0 or more, not {skill_range}")
+    if not metric.in_range(user_square, primary_square, skill_range):
+        return ()
+    if user_engaged:
+        if primary_square != user_square:
+            return ()
+        return tuple(key for key, sq in candidates if sq == user_square and key not in exclude)
+    in_range = metric.in_range
+    return tuple(key for key, sq in candidates
+                 if in_range(user_square, sq, skill_range) and in_range(primary_square, sq, 1) and key not in exclude)

@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 from referee.engine.battle import BattleSetup, Combatant
-from referee.engine.rules import Extend, Flag, PlanFlag, PlanRules, Preference, PreferenceKind, TargetPref
+from referee.engine.clauses import Extend, Flag, PlanFlag, PlanRules, Preference, PreferenceKind, TargetPref
 
 try:
     from .helpers import TestPattern, TestSheet

@@ -32,7 +32,7 @@ from referee.engine.uses import Use
 from referee.mechanicspec import KINDS, SLOTS, KindInfo, PlainSpec, register_kind, unregister_kind
 from referee.ruleset import load_ruleset
 
-from referee.engine.rules import Hold
+from referee.engine.clauses import Hold
 
 from .helpers import battle, damage_to, fighter, of, ruleset
 from .randombattle import random_setup

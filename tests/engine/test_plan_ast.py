@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine import events as E
-from referee.engine import rules as R
+from referee.engine import clauses as R
 from referee.engine.astcompile import compile_ast_plan, compile_condition_text
 from referee.engine.battle import resolve_battle
 from referee.engine.conditions import CondContext

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord
-from referee.engine.rules import Condition, Hold, Maintain, Release
+from referee.engine.clauses import Condition, Hold, Maintain, Release
 
 from .helpers import battle, fighter, of, run
 

@@ -19,7 +19,7 @@ from referee.engine.battle import BattleRecord, resolve_battle
 from referee.engine.rng import ScriptedRng
 from referee.mechanicspec import StepsSpec
 from referee.engine.conditions import CondContext
-from referee.engine.rules import (
+from referee.engine.clauses import (
     Condition,
     Extend,
     Hold,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.engine import events as E
 from referee.engine.rng import ScriptedRng
 from referee.engine.battle import resolve_battle
-from referee.engine.rules import Hold, KeepAway, NeverUse, UseFirst
+from referee.engine.clauses import Hold, KeepAway, NeverUse, UseFirst
 
 from .helpers import battle, damage_to, fighter, hp, of, ruleset, run
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.engine import events as E
-from referee.engine.rules import Extend, Flag, Hold, MoveToward, PlanFlag, PlanRules
+from referee.engine.clauses import Extend, Flag, Hold, MoveToward, PlanFlag, PlanRules
 
 from .helpers import battle, damage_to, fighter, hp, of, run
 

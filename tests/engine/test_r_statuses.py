@@ -18,7 +18,7 @@ from referee.elements import parse_pattern
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord, BattleSetup, resolve_battle
 from referee.engine.rng import ScriptedRng
-from referee.engine.rules import Extend, Hold, MoveTo, NeverUse, Preference, PreferenceKind, Release, TargetPref, UseFirst
+from referee.engine.clauses import Extend, Hold, MoveTo, NeverUse, Preference, PreferenceKind, Release, TargetPref, UseFirst
 from referee.plan.parser import parse_plan
 
 from .helpers import TestPattern as Pat

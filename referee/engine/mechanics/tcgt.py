@@ -38,7 +38,7 @@ class StepMovement:
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         if state.is_sunk(mover.square):
             return StayReason.SUNK
-        if any(e.square == mover.square for e in state.enemies_of(mover)):
+        if state.is_engaged(mover):  # an enemy in its area (its area is not sunk: see above)
             return StayReason.ENGAGED
         if mover.bind > 0:
             return StayReason.BOUND

@@ -1,7 +1,7 @@
 """The engine's compiled view of a plan: what each kind of clause asks for.
 
 The plan AST (``referee.plan.ast``) is the players' language; this module is
-the engine's vocabulary.  ``referee.engine.plancompile`` turns an AST into a
+the engine's vocabulary.  ``referee.engine.astcompile`` turns an AST into a
 :class:`PlanRules` once per battle, with every condition compiled into a
 :data:`Condition` closure, so that the hot path never walks syntax trees.
 Tests may also build :class:`PlanRules` directly.
