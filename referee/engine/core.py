@@ -19,6 +19,10 @@ from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.ruleset import Ruleset
 
 
+#: A damage event's cause -> the ``down`` event's cause when it took the last HP.
+_DOWN_CAUSE: dict[str, str] = {"skill": "hit", "counter": "hit"}
+
+
 class BattleOver(Exception):
     """Raised to unwind the action in progress once R-GOAL-1 ends the battle."""
 
@@ -72,6 +76,8 @@ class Resolution:
             return 0
         dealt = min(amount, target.hp)
         target.hp -= dealt
+        if dealt > 0 and target.hp == 0:
+            target.felled_by = _DOWN_CAUSE.get(cause, cause)
         self.emit(E.Damage(
             turn=self.turn, target=target.name, amount=dealt, hp_after=target.hp,
             cause=cause, actor=actor, skill=skill, element=element,
@@ -90,11 +96,14 @@ class Resolution:
     # -- downs and the end rule --------------------------------------------------
     def settle_downs(self, cause: str) -> list[Fighter]:
         """R-CHAR-2/2a: everyone at 0 HP not yet down goes down now (roster
-        order): its maintained skills end and its sinkings end."""
+        order): its maintained skills end and its sinkings end.  The ``down``
+        event names what took the last HP -- a ``hit``, ``poison``, a ``wall``
+        or the ``narrowing`` -- else ``cause``, the step being settled (a
+        character set up at 0 HP, say)."""
         fallen = [f for f in self.state.fighters if f.hp <= 0 and not f.down]
         for f in fallen:
             f.down = True
-            self.emit(E.Down(turn=self.turn, target=f.name, square=f.square, cause=cause))
+            self.emit(E.Down(turn=self.turn, target=f.name, square=f.square, cause=f.felled_by or cause))
             for entry in sorted(f.maintained):
                 self.emit(E.MaintainReleased(turn=self.turn, actor=f.name, skill=f.skills[entry].id,
                                              entry=entry, cause="down", rule="R-CHAR-2"))

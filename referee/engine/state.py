@@ -62,7 +62,7 @@ class Fighter:
     __slots__ = (
         "name", "team", "index", "body", "max_hp", "hp", "square", "down",
         "skills", "patterns", "plan", "panels", "active", "maintained",
-        "bind", "freeze", "skill_binds", "clause_binds", "acted",
+        "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
     )
 
     def __init__(
@@ -105,6 +105,9 @@ class Fighter:
         self.clause_binds: dict[int, int] = {}
         #: Whether it has acted in the current turn ("acting first").
         self.acted = False
+        #: What took its last HP (``hit``, ``poison``, ``wall``, ``narrowing``):
+        #: the cause its ``down`` event names (R-CHAR-2).
+        self.felled_by: str | None = None
 
     # -- views ---------------------------------------------------------------
     @property

@@ -80,6 +80,18 @@ def test_r_plan_5_never_use_when_condition_holds() -> None:
     assert [(p.reason, p.line) for p in of(rec, E.SkillPassed) if p.actor == "A"] == [("condition_false", 1)]
 
 
+def test_r_char_2_down_names_what_took_the_last_hp() -> None:
+    """R-CHAR-2 / issue 9: a ``down`` event says what felled the character --
+    a wall during a hit is ``wall``, not ``hit``; a narrowing ``narrowing``;
+    a skill's damage ``hit``."""
+    walled = run(battle([fighter("A", "b2", "pressurize", "風", plan=HOLD)],
+                        [fighter("B", "a1", "", hp=1, plan=HOLD), fighter("C", "h8", "", plan=HOLD)]))
+    assert [(d.target, d.cause) for d in of(walled, E.Down)] == [("B", "wall")]
+    slashed = run(battle([fighter("A", "c3", "slash", "剣", plan=HOLD)],
+                         [fighter("B", "c3", "", hp=1, plan=HOLD), fighter("C", "h8", "", plan=HOLD)]))
+    assert [(d.target, d.cause) for d in of(slashed, E.Down)] == [("B", "hit")]
+
+
 def test_r_knock_3_wall_damage() -> None:
     """R-KNOCK-3: "A push off the field leaves the target in place and deals 1
     typeless damage (the wall)"."""
