@@ -297,13 +297,13 @@ def compile_clause(clause: A.Clause, ruleset: Ruleset, allies: frozenset[str] = 
         dest = clause.destination
         then_use = _opt_skill(clause.then_use, ruleset)
         if isinstance(dest, A.NearestEnemy):
-            return R.MoveToward(line, when, conditional, "nearest_enemy", None, R.always, then_use)
+            return R.MoveToward(line, when, conditional, R.MoveGoal.NEAREST_ENEMY, None, R.always, then_use)
         if isinstance(dest, A.NearestAlly):
-            return R.MoveToward(line, when, conditional, "nearest_ally", None, R.always, then_use)
+            return R.MoveToward(line, when, conditional, R.MoveGoal.NEAREST_ALLY, None, R.always, then_use)
         if isinstance(dest, A.CharacterRef):
-            return R.MoveToward(line, when, conditional, "named", dest.name, R.always, then_use)
+            return R.MoveToward(line, when, conditional, R.MoveGoal.NAMED, dest.name, R.always, then_use)
         if isinstance(dest, A.AllyWith):
-            return R.MoveToward(line, when, conditional, "ally_matching", None,
+            return R.MoveToward(line, when, conditional, R.MoveGoal.ALLY_MATCHING, None,
                                 compile_condition(dest.test, ruleset), then_use)
         if isinstance(dest, A.SquareRef):
             return R.MoveTo(line, when, conditional, parse_square(dest.name), then_use)

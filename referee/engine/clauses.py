@@ -163,15 +163,22 @@ class Release(Clause):
     skill: str = ""
 
 
+class MoveGoal(enum.Enum):
+    """Whom ``move toward`` heads for (R-MOVE-8)."""
+
+    NEAREST_ENEMY = "nearest_enemy"
+    NEAREST_ALLY = "nearest_ally"
+    NAMED = "named"
+    ALLY_MATCHING = "ally_matching"
+
+
 @dataclass(frozen=True, slots=True)
 class MoveToward(Clause):
-    """``move toward WHO [then use S]`` (R-MOVE-8).
+    """``move toward WHO [then use S]`` (R-MOVE-8): ``NAMED`` heads for
+    ``name``, ``ALLY_MATCHING`` for the nearest ally ``match`` holds of
+    (``match`` tests ``ctx.target``)."""
 
-    ``who``: ``nearest_enemy`` | ``nearest_ally`` | ``named`` | ``ally_matching``
-    (``match`` tests ``ctx.target``).
-    """
-
-    who: str = "nearest_enemy"
+    who: MoveGoal = MoveGoal.NEAREST_ENEMY
     name: str | None = None
     match: Condition = always
     then_use: str | None = None

@@ -32,10 +32,6 @@ class CondContext:
     def with_target(self, target: Fighter | None) -> "CondContext":
         return CondContext(self.state, self.me, self.skill, target)
 
-    def subject(self, who: str) -> Fighter | None:
-        """``self`` -> me, ``target`` -> target (None if no candidate)."""
-        return self.me if who == "self" else self.target
-
 
 def readies(state: BattleState, f: Fighter, skill_id: str) -> bool:
     """R-PAN-4: ``f`` holds ``skill_id`` readied (cost payable now, or maintained)."""

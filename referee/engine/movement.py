@@ -9,7 +9,7 @@ from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import StayReason
 from referee.engine.panels import could_pay_fresh
 from referee.engine.rng import choose
-from referee.engine.clauses import Hold, KeepAway, MoveTo, MoveToward
+from referee.engine.clauses import Hold, KeepAway, MoveGoal, MoveTo, MoveToward
 from referee.engine.state import Fighter
 
 
@@ -109,14 +109,14 @@ def reach(f: Fighter) -> int:
 
 def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     st = b.state
-    if c.who == "named":
+    if c.who is MoveGoal.NAMED:
         t = st.by_name.get(c.name or "")
         return t if t is not None and not t.down and t is not f else None
-    if c.who == "nearest_enemy":
+    if c.who is MoveGoal.NEAREST_ENEMY:
         pool = st.enemies_of(f)
-    elif c.who == "nearest_ally":
+    elif c.who is MoveGoal.NEAREST_ALLY:
         pool = [a for a in st.allies_of(f) if a is not f]
-    else:
+    else:  # MoveGoal.ALLY_MATCHING
         pool = [a for a in st.allies_of(f) if a is not f and c.match(CondContext(st, f, None, a))]
     if not pool:
         return None

@@ -72,7 +72,7 @@ def test_every_canonical_clause_compiles_to_its_engine_clause() -> None:
     assert [u.skill for u in first] == ["rest", "pressurize", "night-shrieker"]
     assert [u.targets_condition for u in first] == [False, True, False]
     moves = rules.moves
-    assert [getattr(m, "who", None) for m in moves[:3]] == ["ally_matching", "nearest_enemy", "named"]
+    assert [getattr(getattr(m, "who", None), "value", None) for m in moves[:3]] == ["ally_matching", "nearest_enemy", "named"]
     assert moves[0].then_use == "rest"  # type: ignore[attr-defined]
 
 

@@ -25,6 +25,7 @@ from referee.engine.clauses import (
     Hold,
     KeepAway,
     Maintain,
+    MoveGoal,
     MoveTo,
     MoveToward,
     NeverUse,
@@ -214,7 +215,7 @@ def test_r_move_4_bind_on_a_clause_does_not_stop_movement() -> None:
 def test_r_move_5_the_route_is_recomputed_every_turn() -> None:
     """R-MOVE-5: "Recomputed every turn": chasing B up the h-file, A's steps
     follow B's new square (b1, c2, d3), not the turn-1 route along rank 1."""
-    rec = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who="named", name="B")])],
+    rec = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="B")])],
                      [fighter("B", "h1", plan=[MoveTo(line=1, square=sq("h8"))])]), turns=3)
     assert moves(rec, "B") == [(1, "h1", "h2"), (2, "h2", "h3"), (3, "h3", "h4")]
     assert moves(rec, "A") == [(1, "a1", "b1"), (2, "b1", "c2"), (3, "c2", "d3")]
@@ -311,7 +312,7 @@ def test_r_move_7_a_clause_moves_even_after_attacking_with_an_enemy_in_reach() -
     condition holds decides, whether or not the character attacked and
     whether or not an enemy is in reach"; "none holds: R-MOVE-3"."""
     rec = run(battle([fighter("A", "a1", "firecracker", "火",
-                              plan=[Hold(line=1, when=hurt), MoveToward(line=2, who="named", name="B")])],
+                              plan=[Hold(line=1, when=hurt), MoveToward(line=2, who=MoveGoal.NAMED, name="B")])],
                      [fighter("B", "c3", body=5, plan=HOLD)]))
     assert [u.skill for u in of(rec, E.SkillUsed)] == ["firecracker"]
     assert [(m.mode, m.line) for m in of(rec, E.Moved)] == [("clause", 2)]
@@ -326,7 +327,7 @@ def test_r_move_7_a_clause_moves_even_after_attacking_with_an_enemy_in_reach() -
 
 def test_r_move_8_move_toward_does_not_step_when_c_shares_its_area() -> None:
     """R-MOVE-8: `move toward C` "steps by R-MOVE-5 unless C shares its area"."""
-    rec = run(battle([fighter("A", "c3", plan=[MoveToward(line=1, who="named", name="W")]),
+    rec = run(battle([fighter("A", "c3", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="W")]),
                       fighter("W", "c3", plan=HOLD)],
                      [fighter("B", "h8", plan=HOLD)]))
     assert moves(rec, "A") == []
@@ -351,13 +352,13 @@ def test_r_move_8_then_use_stops_when_c_is_within_the_skills_range() -> None:
 def test_r_move_8_an_order_naming_a_downed_character_does_not_apply() -> None:
     """R-MOVE-8: "An order naming a downed or absent character ... does not
     apply": the next clause (`hold position`) decides."""
-    rec = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who="named", name="W"), Hold(line=2)]),
+    rec = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="W"), Hold(line=2)]),
                       fighter("W", "c3", hp=1, plan=HOLD), fighter("W2", "a8", plan=HOLD)],
                      [fighter("B", "c3", "slash", "剣", plan=HOLD)], order=["B", "A", "W2"]))
     assert [(d.target, d.turn) for d in of(rec, E.Down)] == [("W", 1)]
     assert moves(rec, "A") == []
     assert [(s.reason, s.line) for s in of(rec, E.Stayed) if s.actor == "A"] == [("hold", 2)]
-    absent = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who="named", name="Nobody"), Hold(line=2)])],
+    absent = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="Nobody"), Hold(line=2)])],
                         [fighter("B", "h8", plan=HOLD)]))
     assert [(s.reason, s.line) for s in of(absent, E.Stayed) if s.actor == "A"] == [("hold", 2)]
 

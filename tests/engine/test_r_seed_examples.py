@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.engine import events as E
-from referee.engine.clauses import Extend, Flag, Hold, MoveToward, PlanFlag, PlanRules
+from referee.engine.clauses import Extend, Flag, Hold, MoveGoal, MoveToward, PlanFlag, PlanRules
 
 from .helpers import battle, damage_to, fighter, hp, of, run
 
@@ -115,7 +115,7 @@ def test_r_ext_9_without_friendly_fire_no_ally_is_caught() -> None:
 def test_r_move_5_rest_user_at_c3_walks_d4_e5_toward_e7() -> None:
     """R-MOVE-5: "from c3 toward e7 the steps are d4, e5, e6, e7; to use Rest
     (range 2) on e7 it stops after d4, e5"."""
-    toward = MoveToward(line=1, who="ally_matching", match=lambda c: c.target.hp_lost >= 5, then_use="rest")
+    toward = MoveToward(line=1, who=MoveGoal.ALLY_MATCHING, match=lambda c: c.target.hp_lost >= 5, then_use="rest")
     rec = run(battle([fighter("R", "c3", "rest", "水", plan=[toward]),
                       fighter("H", "e7", "", body=3, hp=7, plan=HOLD)],
                      [fighter("E", "h1", "", plan=HOLD)]), turns=3)
