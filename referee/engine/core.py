@@ -30,13 +30,15 @@ class BattleOver(Exception):
 class Resolution:
     """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "_end_reached")
 
     def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng) -> None:
         self.state = state
         self.ruleset = ruleset
         self.mechanics = mechanics
         self.rng = rng
+        #: Asked after every use: bound once (the hot path of the walk).
+        self._end_reached = mechanics.end.reached
         self.events: list[E.Event] = []
         self.result: E.BattleResult | None = None
 
@@ -119,7 +121,7 @@ class Resolution:
 
         :raises BattleOver: when the battle is over (the result is recorded).
         """
-        if self.mechanics.end.reached(self.state):
+        if self._end_reached(self.state):
             self.finish("army_reduced", "R-GOAL-1")
 
     def finish(self, reason: str, rule: str) -> None:

@@ -6,7 +6,6 @@ from referee.board import Square, square_name
 from referee.engine import events as E
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
-from referee.engine.mechanics.protocols import StayReason
 from referee.engine.panels import could_pay_fresh
 from referee.engine.rng import choose
 from referee.engine.clauses import Hold, KeepAway, MoveGoal, MoveTo, MoveToward
@@ -34,7 +33,7 @@ def move_step(b: Resolution, f: Fighter, attacked: bool) -> None:
     # the reason that actually kept it in place (docs/decisions.md).
     stuck = b.mechanics.movement.stuck(st, f)
     if stuck is not None:
-        _stay(b, f, stuck.value, line, "R-MOVE-4" if stuck is StayReason.BOUND else "R-MOVE-1")
+        _stay(b, f, stuck, line, "R-MOVE-4" if stuck == "bound" else "R-MOVE-1")
         return
     if isinstance(clause, Hold):
         _stay(b, f, "hold", line, "R-MOVE-7")

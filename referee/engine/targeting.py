@@ -8,7 +8,7 @@ when a pick is actually needed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -40,17 +40,6 @@ def preference_for(b: Resolution, user: Fighter, skill: Skill) -> Preference:
     return general or NEAREST
 
 
-#: The preferences that rank by HP (R-PLAN-4), smaller first; nearest ranks
-#: by distance alone.
-_HP_KEYS: dict[PreferenceKind, Callable[[Fighter], int]] = {
-    PreferenceKind.NEAREST: lambda c: 0,
-    PreferenceKind.LOWEST_HP: lambda c: c.hp,
-    PreferenceKind.HIGHEST_HP: lambda c: -c.hp,
-    PreferenceKind.MOST_HP_LOST: lambda c: -c.hp_lost,
-    PreferenceKind.LEAST_HP_LOST: lambda c: c.hp_lost,
-}
-
-
 def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleState,
                    skill: Skill | None = None) -> tuple[int, int]:
     """Sort key, smaller first: (the preference's key, distance in the range
@@ -58,15 +47,23 @@ def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleSta
     reads the candidate as ``target``)."""
     d = state.metric.distance(user.square, c.square)
     k = pref.kind
-    if k is PreferenceKind.ALLY_WITH:
-        ok = pref.match is not None and pref.match(CondContext(state, user, skill, c))
-        first = 0 if ok else 1
+    if k is PreferenceKind.NEAREST:
+        first = 0
+    elif k is PreferenceKind.LOWEST_HP:
+        first = c.hp
+    elif k is PreferenceKind.HIGHEST_HP:
+        first = -c.hp
+    elif k is PreferenceKind.MOST_HP_LOST:
+        first = -c.hp_lost
+    elif k is PreferenceKind.LEAST_HP_LOST:
+        first = c.hp_lost
     elif k is PreferenceKind.NAMED:
         first = 0 if c.name == pref.name else 1
     elif k is PreferenceKind.FARTHEST:
         first = -d
-    else:
-        first = _HP_KEYS[k](c)
+    else:  # PreferenceKind.ALLY_WITH
+        ok = pref.match is not None and pref.match(CondContext(state, user, skill, c))
+        first = 0 if ok else 1
     return (first, d)
 
 

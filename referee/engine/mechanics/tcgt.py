@@ -37,11 +37,11 @@ class StepMovement:
 
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         if state.is_sunk(mover.square):
-            return StayReason.SUNK
+            return "sunk"
         if state.is_engaged(mover):  # an enemy in its area (its area is not sunk: see above)
-            return StayReason.ENGAGED
+            return "engaged"
         if mover.bind > 0:
-            return StayReason.BOUND
+            return "bound"
         return None
 
     def legal_steps(self, state: BattleState, mover: Fighter) -> tuple[Square, ...]:
@@ -152,5 +152,8 @@ class ArmyReduced:
     goal: Goal
 
     def reached(self, state: BattleState) -> bool:
-        return any(state.standing(team) <= self.goal.threshold(start)
-                   for team, start in state.start_counts.items())
+        threshold = self.goal.threshold
+        for team, start in state.start_counts.items():
+            if state.standing(team) <= threshold(start):
+                return True
+        return False
