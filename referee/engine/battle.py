@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from referee.board import Square, parse_square
 from referee.catalog import Skill
+from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import select_pattern
 from referee.engine.astcompile import compile_ast_plan, compile_pattern_condition
@@ -25,9 +26,39 @@ from referee.engine.clauses import EMPTY_PLAN, PlanRules
 from referee.engine.setup import draw_square
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter, PatternSpec
 from referee.mapgraph import MapGraph
+from referee.plan import ast as A
 from referee.ruleset import Ruleset
 
 __all__ = ["Combatant", "BattleSetup", "BattleRecord", "resolve_battle"]
+
+
+class PatternSheet(Protocol):
+    """What the engine reads of a sheet's pattern (R-PAT-1); an optional
+    ``condition_text`` (or a compiled ``when``, in tests) is read by
+    ``astcompile.compile_pattern_condition``."""
+
+    @property
+    def elements(self) -> Sequence[Element]: ...
+
+
+class CharacterSheetLike(Protocol):
+    """What the engine reads of a character sheet (``referee.sheet.CharacterSheet``
+    or a test's own): name, body, max HP, patterns and skill ids in sheet order."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def body(self) -> int: ...
+
+    @property
+    def max_hp(self) -> int: ...
+
+    @property
+    def patterns(self) -> Sequence[PatternSheet]: ...
+
+    @property
+    def skills(self) -> Sequence[str]: ...
 
 
 @dataclass(frozen=True)
@@ -39,8 +70,8 @@ class Combatant:
     optional ``setup``.
     """
 
-    sheet: Any
-    plan: Any
+    sheet: CharacterSheetLike
+    plan: A.Plan | PlanRules | None
     team: str
     square: Square | None = None
     hp: int | None = None
