@@ -29,9 +29,6 @@ class CondContext:
     skill: Skill | None = None
     target: Fighter | None = None
 
-    def with_target(self, target: Fighter | None) -> "CondContext":
-        return CondContext(self.state, self.me, self.skill, target)
-
 
 def readies(state: BattleState, f: Fighter, skill_id: str) -> bool:
     """R-PAN-4: ``f`` holds ``skill_id`` readied (cost payable now, or maintained)."""

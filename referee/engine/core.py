@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from referee.catalog import Skill
 from referee.engine import events as E
-from referee.engine.conditions import CondContext
 from referee.engine.mechanics.protocols import Mechanics
 from referee.engine.rng import Rng
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
@@ -49,9 +48,6 @@ class Resolution:
     @property
     def turn(self) -> int:
         return self.state.turn
-
-    def ctx(self, me: Fighter, skill: Skill | None = None, target: Fighter | None = None) -> CondContext:
-        return CondContext(self.state, me, skill, target)
 
     # -- HP -------------------------------------------------------------------
     def lose_hp(

@@ -111,10 +111,6 @@ class Fighter:
 
     # -- views ---------------------------------------------------------------
     @property
-    def alive(self) -> bool:
-        return not self.down
-
-    @property
     def hp_lost(self) -> int:
         return self.max_hp - self.hp
 
@@ -190,10 +186,6 @@ class BattleState:
             if g.square == sq and g.team != team and not g.down:
                 return True
         return False
-
-    def in_range(self, a: Fighter, b: Fighter, r: int) -> bool:
-        """R-RANGE-1: ``b`` within ``r`` of ``a`` in the ruleset's metric."""
-        return self.metric.in_range(a.square, b.square, r)
 
     def standing(self, team: str) -> int:
         return sum(1 for f in self.fighters if f.team == team and not f.down)
