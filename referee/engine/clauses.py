@@ -70,27 +70,27 @@ class Clause:
 
 
 @dataclass(frozen=True, slots=True)
-class UseFirst(Clause):
+class SkillUseClause(Clause):
+    """Base of the clauses about using skill X (R-PLAN-5): ``targets_condition``
+    when C speaks of ``target`` (it then filters X's candidates)."""
+
+    skill: str = ""
+    targets_condition: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UseFirst(SkillUseClause):
     """``use X first [when C]`` (R-PLAN-5)."""
 
-    skill: str = ""
-    targets_condition: bool = False
-
 
 @dataclass(frozen=True, slots=True)
-class UseOnly(Clause):
+class UseOnly(SkillUseClause):
     """``use X only when C``: X is tried/fires only while C holds."""
 
-    skill: str = ""
-    targets_condition: bool = False
-
 
 @dataclass(frozen=True, slots=True)
-class NeverUse(Clause):
+class NeverUse(SkillUseClause):
     """``never use X when C``."""
-
-    skill: str = ""
-    targets_condition: bool = False
 
 
 @dataclass(frozen=True, slots=True)

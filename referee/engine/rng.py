@@ -55,6 +55,16 @@ def _check_stream(stream: str) -> None:
         raise ValueError(f"unknown RNG stream {stream!r}; expected one of {STREAMS}")
 
 
+def _without_draw(stream: str, p: Fraction | float) -> bool | None:
+    """A chance's outcome when R-RNG-1 makes no draw (p <= 0 or p >= 1), else None."""
+    _check_stream(stream)
+    if p <= 0:
+        return False
+    if p >= 1:
+        return True
+    return None
+
+
 class BattleRng:
     """The seeded streams of one battle (R-RNG-1).
 
@@ -75,11 +85,9 @@ class BattleRng:
 
     def chance(self, stream: str, p: Fraction | float) -> bool:
         """``random() < p``; no draw when p <= 0 or p >= 1 (R-RNG-1)."""
-        _check_stream(stream)
-        if p <= 0:
-            return False
-        if p >= 1:
-            return True
+        certain = _without_draw(stream, p)
+        if certain is not None:
+            return certain
         self.draws[stream] += 1
         return self._streams[stream].random() < p
 
@@ -154,11 +162,9 @@ class ScriptedRng:
         return None
 
     def chance(self, stream: str, p: Fraction | float) -> bool:
-        _check_stream(stream)
-        if p <= 0:
-            return False
-        if p >= 1:
-            return True
+        certain = _without_draw(stream, p)
+        if certain is not None:
+            return certain
         value = self._next(stream)
         outcome = self.default_chance if value is None else bool(value)
         self.log.append((stream, "chance", outcome))
