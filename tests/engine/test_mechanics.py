@@ -20,16 +20,22 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.engine import events as E
 from referee.engine.battle import resolve_battle
 from referee.engine.core import Resolution
-from referee.engine.mechanics.protocols import Check, Outcome
+from referee.board import Square
+from referee.engine.clauses import PlanRules
+from referee.engine.mechanics.metric import Chebyshev
+from referee.engine.mechanics.protocols import Check, Movement, Outcome
 from referee.engine.mechanics.registry import HIT, REGISTRIES, build_mechanics
 from referee.engine.rng import VARIANT_STREAMS, BattleRng, RngScriptError, ScriptedRng
-from referee.engine.state import Fighter
+from referee.engine.state import BattleState, Fighter
 from referee.engine.uses import Use
-from referee.mechanicspec import KINDS, SLOTS, KindInfo, PlainSpec, register_kind, unregister_kind
+from referee.mapgraph import MapGraph
+from referee.mechanicspec import KINDS, SLOTS, KindInfo, PlainSpec, StepsSpec, register_kind, unregister_kind
 from referee.ruleset import load_ruleset
 
 from referee.engine.clauses import Hold
@@ -262,3 +268,39 @@ def test_the_scripted_rng_scripts_die_faces() -> None:
     with pytest.raises(RngScriptError):
         ScriptedRng({"checks": [7]}).die("checks", 6)
     assert rng.log[-1] == ("damage", "die", 4)
+
+
+# ------------------------------------------------------------------ contracts
+
+
+def movement_contract(movement: Movement, state: BattleState, mover: Fighter, dst: Square) -> None:
+    """What every ``Movement`` must keep, whatever its rules: steps are areas
+    of the map next to the mover, in canonical order (R-RNG-1), never the
+    mover's own area; a step toward ``dst`` is a legal step that shortens the
+    route by one; no step when already there."""
+    steps = movement.legal_steps(state, mover)
+    assert all(state.graph.contains(s) for s in steps)
+    assert list(steps) == sorted(steps) and mover.square not in steps
+    assert len(set(steps)) == len(steps)
+    toward = movement.toward(state, mover, dst)
+    assert list(toward) == sorted(toward) and set(toward) <= set(steps)
+    length = movement.route_length(state, mover.square, dst)
+    if dst == mover.square:
+        assert toward == () and length == 0
+    elif length is not None:
+        assert toward and all(movement.route_length(state, s, dst) == length - 1 for s in toward)
+
+
+@pytest.mark.parametrize("adjacency", ["king", "rook"])
+@given(data=st.data())
+def test_step_movement_keeps_the_movement_contract(adjacency: str, data: st.DataObject) -> None:
+    movement = build_mechanics(replace(load_ruleset().mechanics, movement=StepsSpec("steps", adjacency))).movement  # type: ignore[arg-type]
+    width, height = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
+    graph = MapGraph(width, height, movement.adjacency)
+    squares = graph.squares
+    me = Fighter("A", "white", 0, 3, 12, 12, data.draw(st.sampled_from(squares)), (), (), PlanRules())
+    state = BattleState([me], graph, Chebyshev())
+    movement_contract(movement, state, me, data.draw(st.sampled_from(squares)))
+    if adjacency == "rook":
+        assert all(abs(s.file - me.square.file) + abs(s.rank - me.square.rank) == 1
+                   for s in movement.legal_steps(state, me))
