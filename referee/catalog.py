@@ -69,6 +69,15 @@ class Chance:
 
 CERTAIN = Chance(1, 1)
 
+#: What may carry each status (R-ST-BIND, R-ST-FREEZE, R-ST-POISON,
+#: R-ST-CHANGE): any other pair would be accepted and then mean nothing.
+STATUS_OBJECTS: dict[str, tuple[str, ...]] = {
+    "bind": ("character", "skill", "clause"),
+    "freeze": ("character",),
+    "poison": ("panel",),
+    "change": ("panel",),
+}
+
 
 @dataclass(frozen=True)
 class Effect:
@@ -445,6 +454,11 @@ def _effect_diagnostics(doc: YamlDocument, path: tuple[Any, ...], sid: str, e: E
     for key in raw:
         if key not in allowed:
             out.append(doc.diagnostic(path + (key,), "unknown-field", f"{sid}: {key!r} means nothing for a {e.kind} effect", at_key=True))
+    if e.kind == "status" and e.status is not None and e.object is not None \
+            and e.object not in STATUS_OBJECTS.get(e.status, ()):
+        carriers = ", ".join(STATUS_OBJECTS.get(e.status, ()))
+        out.append(doc.diagnostic(path + ("object",), "invalid-value",
+                                  f"{sid}: a {e.status} status sits on {carriers}, not on a {e.object}"))
     if e.kind == "status" and "duration" not in raw:
         out.append(doc.diagnostic(path, "missing-field", f"{sid}: a status effect needs 'duration' (null = until cleansed)"))
     return out

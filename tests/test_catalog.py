@@ -313,3 +313,21 @@ def test_unknown_field_gets_a_did_you_mean() -> None:
     assert cat is None
     unknown = [d for d in diags if d.code == "unknown-field"]
     assert unknown and unknown[0].hint == "did you mean 'damage'?"
+
+
+def test_a_status_on_something_that_cannot_carry_it_is_refused() -> None:
+    """R-ST-*: poison sits on panels, freeze on the character...: a pair the
+    engine has no rule for would be accepted and mean nothing."""
+    text = _mutated("status: bind, object: character", "status: poison, object: character")
+    cat, diags = parse_catalog(text, "bad.yaml")
+    assert cat is None
+    (d,) = diags
+    assert d.code == "invalid-value" and "poison status sits on panel" in d.message
+
+
+def test_the_engine_lands_exactly_the_pairs_the_catalogue_accepts() -> None:
+    from referee.catalog import STATUS_OBJECTS
+    from referee.engine.statuses import INFLICTIONS
+
+    assert set(INFLICTIONS) == {(status, carrier) for status, carriers in STATUS_OBJECTS.items()
+                                for carrier in carriers}
