@@ -191,55 +191,57 @@ class Skill:
         """Whether the skill carries class ``cls`` (R-SK-2)."""
         return cls in self.classes
 
-    @property
+    # The class tests are asked on every entry of every walk: computed once
+    # per skill (the record is frozen, so they never change).
+    @functools.cached_property
     def is_attack(self) -> bool:
         return "attack" in self.classes
 
-    @property
+    @functools.cached_property
     def is_heal(self) -> bool:
         return "heal" in self.classes
 
-    @property
+    @functools.cached_property
     def is_obstruct(self) -> bool:
         return "obstruct" in self.classes
 
-    @property
+    @functools.cached_property
     def is_passive(self) -> bool:
         """Fires only when triggered, never used actively (R-SK-2)."""
         return "passive" in self.classes
 
-    @property
+    @functools.cached_property
     def is_defence(self) -> bool:
         return "defence" in self.classes
 
-    @property
+    @functools.cached_property
     def is_counter(self) -> bool:
         return "counter" in self.classes
 
-    @property
+    @functools.cached_property
     def is_maintain(self) -> bool:
         return "maintain" in self.classes
 
-    @property
+    @functools.cached_property
     def is_change(self) -> bool:
         return "change" in self.classes
 
-    @property
+    @functools.cached_property
     def targets_allies(self) -> bool:
         """R-RANGE-4: a heal-only skill takes the user or allies; every other
         skill takes enemies (``only target allies`` aside, R-EXT-9)."""
         return self.targets == "allies"
 
-    @property
+    @functools.cached_property
     def can_extend(self) -> bool:
         return "extend" in self.classes
 
-    @property
+    @functools.cached_property
     def is_used_actively(self) -> bool:
         """Used from the skill list in its owner's action (not passive, R-PLAN-3)."""
         return not self.is_passive
 
-    @property
+    @functools.cached_property
     def extension_cost(self) -> int:
         """Panels per extra target: ceil(level / 2) (R-EXT-1)."""
         return math.ceil(self.level / 2)

@@ -175,7 +175,8 @@ class BattleState:
         return [g for g in self.fighters if not g.down and g.team == f.team]
 
     def is_sunk(self, sq: Square) -> bool:
-        return any(s.square == sq for s in self.sinks)
+        sinks = self.sinks
+        return bool(sinks) and any(s.square == sq for s in sinks)
 
     def is_engaged(self, f: Fighter) -> bool:
         """An enemy in its area, or its area sunk (R-MOVE-1, R-ST-SINK)."""

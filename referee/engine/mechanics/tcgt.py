@@ -90,10 +90,10 @@ class DecimalDice:
 @dataclass(frozen=True, slots=True)
 class SkillWalk:
     """R-TURN-2..5: pattern and panels, the skill walk, maintenance, one
-    move, then the statuses tick (``engine/action.py``)."""
+    move, then the statuses tick (``engine/action.py``; the function itself,
+    no wrapper frame on every action)."""
 
-    def act(self, ctx: Resolution, fighter: Fighter) -> None:
-        act(ctx, fighter)
+    act = staticmethod(act)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +152,10 @@ class ArmyReduced:
     goal: Goal
 
     def reached(self, state: BattleState) -> bool:
+        # Asked after every use: both armies counted in one pass.
+        standing = dict.fromkeys(state.start_counts, 0)
+        for f in state.fighters:
+            if not f.down:
+                standing[f.team] += 1
         threshold = self.goal.threshold
-        for team, start in state.start_counts.items():
-            if state.standing(team) <= threshold(start):
-                return True
-        return False
+        return any(standing[team] <= threshold(start) for team, start in state.start_counts.items())
