@@ -16,7 +16,7 @@ from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.core import Resolution, release
 from referee.engine.draws import draw_chance
-from referee.engine.state import Fighter
+from referee.engine.state import Fighter, Panel
 
 
 @dataclass(slots=True)
@@ -82,32 +82,36 @@ def _bind_clause(x: Infliction) -> None:
     x.none("no unbound clause" if target.plan.clauses else "no plan", "R-ST-BIND")
 
 
-def _poison(x: Infliction) -> None:
-    """R-ST-POISON on the leftmost unpoisoned panel of the active pattern."""
+def _on_leftmost_panel(x: Infliction, rule: str, eligible: Callable[[Panel], bool],
+                       mark: Callable[[Panel], None], duration: int | None, when_none: str) -> None:
+    """The leftmost ``eligible`` panel of the active pattern takes the status."""
     target = x.target
     if target.active is None:
-        x.none("no active pattern", "R-ST-POISON")
+        x.none("no active pattern", rule)
         return
     for i, p in enumerate(target.panels[target.active]):
-        if not p.poisoned:
-            p.poisoned = True
-            x.applied(i, target.active, None, "R-ST-POISON")
+        if eligible(p):
+            mark(p)
+            x.applied(i, target.active, duration, rule)
             return
-    x.none("every panel is poisoned", "R-ST-2")
+    x.none(when_none, "R-ST-2")
+
+
+def _poison(x: Infliction) -> None:
+    """R-ST-POISON on the leftmost unpoisoned panel of the active pattern."""
+    def poison(p: Panel) -> None:
+        p.poisoned = True
+    _on_leftmost_panel(x, "R-ST-POISON", lambda p: not p.poisoned, poison, None, "every panel is poisoned")
 
 
 def _change(x: Infliction) -> None:
     """R-ST-CHANGE on the leftmost panel of the active pattern not reading wind."""
-    target = x.target
-    if target.active is None:
-        x.none("no active pattern", "R-ST-CHANGE")
-        return
-    for i, p in enumerate(target.panels[target.active]):
-        if p.element is not Element.WIND:
-            p.changed = x.effect.duration or 0
-            x.applied(i, target.active, x.effect.duration, "R-ST-CHANGE")
-            return
-    x.none("every panel is wind", "R-ST-2")
+    turns = x.effect.duration or 0
+
+    def change(p: Panel) -> None:
+        p.changed = turns
+    _on_leftmost_panel(x, "R-ST-CHANGE", lambda p: p.element is not Element.WIND, change,
+                       x.effect.duration, "every panel is wind")
 
 
 #: (status, object) -> how it lands: exactly the pairs the catalogue accepts
