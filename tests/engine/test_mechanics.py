@@ -304,3 +304,20 @@ def test_step_movement_keeps_the_movement_contract(adjacency: str, data: st.Data
     if adjacency == "rook":
         assert all(abs(s.file - me.square.file) + abs(s.rank - me.square.rank) == 1
                    for s in movement.legal_steps(state, me))
+
+
+def test_a_house_ruleset_restating_tcgts_mechanics_resolves_identically(tmp_path: Path) -> None:
+    """The seam is transparent: a house file that writes every tcgt mechanic
+    out again (kinds and parameters) gives the very same events as tcgt on
+    random battles, draw for draw."""
+    text = (Path(__file__).resolve().parents[2] / "referee" / "data" / "rulesets" / "tcgt.yaml").read_text("utf-8")
+    block = text[text.index("mechanics:"):text.index("skills:")]
+    path = tmp_path / "same.yaml"
+    path.write_text("extends: tcgt\nname: tcgt\n" + block, encoding="utf-8")
+    same = load_ruleset(path)
+    assert same.mechanics == ruleset().mechanics
+    for seed in range(4):
+        setup = random_setup(random.Random(seed).randrange, 3)
+        a = resolve_battle(setup, ruleset(), seed)
+        b = resolve_battle(setup, same, seed)
+        assert a.events == b.events
