@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.board import InvalidSquareError, parse_square
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.plan import parse_plan
 from referee.plan.check import plan_character_names
@@ -100,23 +101,6 @@ class Battle:
         """The entries of one army in roster order."""
         return tuple(e for e in self.entries if e.team == team)
 
-    def setup(self) -> Any:
-        """The engine's normalised input (:class:`referee.engine.battle.BattleSetup`)."""
-        from referee.board import parse_square
-        from referee.engine.battle import BattleSetup, Combatant
-
-        combatants = tuple(
-            Combatant(
-                sheet=e.sheet,
-                plan=e.plan,
-                team=e.team,
-                square=parse_square(e.square) if e.square is not None else None,
-                hp=e.hp,
-            )
-            for e in self.entries
-        )
-        return BattleSetup(combatants=combatants, order=self.order)
-
 
 def square_on_map(text: str, width: int, height: int) -> bool:
     """True when ``text`` (``"c3"``) names a square of a ``width`` x ``height`` map.
@@ -124,15 +108,11 @@ def square_on_map(text: str, width: int, height: int) -> bool:
     >>> square_on_map("h8", 8, 8), square_on_map("i1", 8, 8), square_on_map("a9", 8, 8)
     (True, False, False)
     """
-    m = _SQUARE.match(text)
-    if m is None:
+    try:
+        square = parse_square(text)
+    except InvalidSquareError:
         return False
-    letters, digits = m.groups()
-    file = 0
-    for ch in letters:
-        file = file * 26 + (ord(ch) - ord("a") + 1)
-    file -= 1
-    return 0 <= file < width and 1 <= int(digits) <= height
+    return square.file < width and square.rank < height
 
 
 def parse_plan_of(sheet: CharacterSheet) -> tuple[Any, list[Diagnostic]]:

@@ -9,10 +9,9 @@ order whatever produced it.
 Maps may be any size from 1x1 to 32x32 (rules.md B leaves the size to the
 ruleset). Files are named ``a`` .. ``z`` and then ``aa`` .. ``af`` (0-based
 file 26 is ``aa``, so its first square is ``aa1``); ranks are 1..32. Every
-function here works on every size; the degenerate cases are written where
-they arise (a 1x1 map has one square and an empty narrowing schedule; a side
-of 2 cannot shrink, so a 2x2 map's only narrowing is the final draw of one
-square).
+function here works on every size. Distances for ranges are the ruleset's
+range metric (``referee.engine.mechanics.metric``), routes the map graph's
+(``referee.mapgraph``); the narrowing schedule is ruleset data.
 """
 
 from __future__ import annotations
@@ -107,11 +106,6 @@ def square_name(square: Square) -> str:
     return f"{_FILE_NAMES[square.file]}{square.rank + 1}"
 
 
-def chebyshev(a: Square, b: Square) -> int:
-    """King-step distance (rules.md: "Distance is Chebyshev distance")."""
-    return max(abs(a.file - b.file), abs(a.rank - b.rank))
-
-
 def euclidean_sq(a: Square, b: Square) -> int:
     """Squared straight-line distance, the R-MOVE-5 tie-break (integers, no floats)."""
     return (a.file - b.file) ** 2 + (a.rank - b.rank) ** 2
@@ -159,32 +153,6 @@ def direction_between(a: Square, b: Square) -> Direction | None:
     if a == b:
         return None
     return Direction.from_delta(b.file - a.file, b.rank - a.rank)
-
-
-def step_toward_sign(a: Square, b: Square) -> Square:
-    """The square one king step from ``a`` toward ``b``: (sign dx, sign dy).
-
-    This is R-MOVE-5's step on an open rectangle (the seed's "diagonal
-    approach first": c3 toward e7 goes to d4) and the geometry of R-KNOCK-1
-    (a push is ``step_toward_sign(attacker, target)`` applied to the target).
-    ``a`` itself when ``a == b``. Pure geometry: the result may be off a map;
-    routes on blocked or narrowed maps come from ``MapGraph.next_steps``.
-    """
-    return a.offset(sign(b.file - a.file), sign(b.rank - a.rank))
-
-
-def nearest(origin: Square, squares: Iterable[Square]) -> tuple[Square, ...]:
-    """Every square of ``squares`` at the least Chebyshev distance from ``origin``.
-
-    Canonical order (R-RNG-1), duplicates removed, so the caller's RNG chooses
-    among them (R-MOVE-6's nearest enemy, R-MOVE-8's ``move toward``). Empty
-    when ``squares`` is.
-    """
-    pool = set(squares)
-    if not pool:
-        return ()
-    best = min(chebyshev(origin, sq) for sq in pool)
-    return tuple(sorted(sq for sq in pool if chebyshev(origin, sq) == best))
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,31 +212,6 @@ class Rect:
             return None
         return Rect(f0, r0, f1, r1)
 
-    def inset(self, k: int) -> Rect:
-        """The rectangle shrunk by ``k`` on every side (``k >= 0``).
-
-        A side that cannot shrink further keeps its central one or two lines
-        (an 8-wide side inset by 5 is the 2 central files, a 7-wide side its
-        central file; a side of 1 or 2 never shrinks): a narrowing never
-        empties the field. So ``inset`` saturates -- once both sides are down
-        to one or two lines, a larger ``k`` gives the same rectangle.
-
-        :raises ValueError: for a negative ``k``.
-        """
-        if k < 0:
-            raise ValueError(f"cannot inset a rectangle by {k}; an inset is 0 or more")
-
-        def shrink(lo: int, hi: int) -> tuple[int, int]:
-            size = hi - lo + 1
-            keep = max(size - 2 * k, 2 - size % 2 if size >= 2 else 1)
-            keep = min(keep, size)
-            start = lo + (size - keep) // 2
-            return start, start + keep - 1
-
-        f0, f1 = shrink(self.min_file, self.max_file)
-        r0, r1 = shrink(self.min_rank, self.max_rank)
-        return Rect(f0, r0, f1, r1)
-
     def __str__(self) -> str:
         return rect_name(self)
 
@@ -285,54 +228,6 @@ def parse_rect(text: str) -> Rect:
 def rect_name(rect: Rect) -> str:
     """The inverse of :func:`parse_rect`: ``"b2-g7"``."""
     return f"{square_name(Square(rect.min_file, rect.min_rank))}-{square_name(Square(rect.max_file, rect.max_rank))}"
-
-
-@dataclass(frozen=True, slots=True)
-class StageArea:
-    """One stage of the generic narrowing schedule (R-NARROW-1).
-
-    ``kept`` is the rectangle the stage keeps; when ``draw_one`` is true the
-    stage keeps a single square of ``kept``, drawn by the caller's RNG from
-    :meth:`candidates` (R-RNG-1, the ``ties`` stream).
-    """
-
-    kept: Rect
-    draw_one: bool = False
-
-    def candidates(self) -> tuple[Square, ...]:
-        """The squares to draw from, canonical order; () for a plain stage."""
-        return self.kept.squares() if self.draw_one else ()
-
-
-def kept_rect_for_stage(width: int, height: int, stage: int) -> Rect:
-    """The generic narrowing schedule: stage ``k`` keeps the map inset by ``k``.
-
-    On 8x8 stage 1 keeps b2-g7, 2 c3-f6, 3 d4-e5 (R-NARROW-1); stage 0 is the
-    whole map. A side too short to shrink keeps its central one or two lines
-    and later stages repeat the last rectangle (see :meth:`Rect.inset`); the
-    final draw of one square is :func:`narrowing_schedule`'s business.
-    """
-    return Rect.of_map(width, height).inset(stage)
-
-
-def narrowing_schedule(width: int, height: int) -> tuple[StageArea, ...]:
-    """R-NARROW-1 generalised to any map: inset by 1 while the field shrinks,
-    then, if more than one square is left, one stage that draws one of them.
-
-    8x8: b2-g7, c3-f6, d4-e5, then one of d4/e4/d5/e5 (the ``tcgt`` ruleset's
-    schedule). 5x5: b2-d4, c3 (the centre is one square: no draw). 2x2: just
-    the draw among a1, b1, a2, b2. 1x1: no stage at all (nothing to narrow).
-    """
-    stages: list[StageArea] = []
-    current = Rect.of_map(width, height)
-    k = 1
-    while (nxt := Rect.of_map(width, height).inset(k)) != current:
-        stages.append(StageArea(nxt))
-        current = nxt
-        k += 1
-    if current.width * current.height > 1:
-        stages.append(StageArea(current, draw_one=True))
-    return tuple(stages)
 
 
 class AreaSet(Set[Square]):

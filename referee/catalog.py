@@ -69,6 +69,15 @@ class Chance:
 
 CERTAIN = Chance(1, 1)
 
+#: What may carry each status (R-ST-BIND, R-ST-FREEZE, R-ST-POISON,
+#: R-ST-CHANGE): any other pair would be accepted and then mean nothing.
+STATUS_OBJECTS: dict[str, tuple[str, ...]] = {
+    "bind": ("character", "skill", "clause"),
+    "freeze": ("character",),
+    "poison": ("panel",),
+    "change": ("panel",),
+}
+
 
 @dataclass(frozen=True)
 class Effect:
@@ -98,7 +107,7 @@ class Effect:
 
 
 @dataclass(frozen=True)
-class Knockback:
+class KnockbackChance:
     """A knockback and its chance (R-KNOCK-1..3)."""
 
     chance: Chance = CERTAIN
@@ -148,7 +157,7 @@ class Reaction:
     reduce: int = 0
     heal_owner: int = 0
     counter: Counter | None = None
-    knockback_owner: Knockback | None = None
+    knockback_owner: KnockbackChance | None = None
     cancel: bool = False
     sink_area: bool = False
 
@@ -174,58 +183,65 @@ class Skill:
     damage: int = 0
     heal: int = 0
     effects: tuple[Effect, ...] = ()
-    knockback: Knockback | None = None
+    knockback: KnockbackChance | None = None
     reaction: Reaction | None = None
-    hook: str | None = None
     note: str | None = None
 
     def has(self, cls: SkillClass) -> bool:
         """Whether the skill carries class ``cls`` (R-SK-2)."""
         return cls in self.classes
 
-    @property
+    # The class tests are asked on every entry of every walk: computed once
+    # per skill (the record is frozen, so they never change).
+    @functools.cached_property
     def is_attack(self) -> bool:
         return "attack" in self.classes
 
-    @property
+    @functools.cached_property
     def is_heal(self) -> bool:
         return "heal" in self.classes
 
-    @property
+    @functools.cached_property
     def is_obstruct(self) -> bool:
         return "obstruct" in self.classes
 
-    @property
+    @functools.cached_property
     def is_passive(self) -> bool:
         """Fires only when triggered, never used actively (R-SK-2)."""
         return "passive" in self.classes
 
-    @property
+    @functools.cached_property
     def is_defence(self) -> bool:
         return "defence" in self.classes
 
-    @property
+    @functools.cached_property
     def is_counter(self) -> bool:
         return "counter" in self.classes
 
-    @property
+    @functools.cached_property
     def is_maintain(self) -> bool:
         return "maintain" in self.classes
 
-    @property
+    @functools.cached_property
     def is_change(self) -> bool:
         return "change" in self.classes
 
-    @property
+    @functools.cached_property
+    def targets_allies(self) -> bool:
+        """R-RANGE-4: a heal-only skill takes the user or allies; every other
+        skill takes enemies (``only target allies`` aside, R-EXT-9)."""
+        return self.targets == "allies"
+
+    @functools.cached_property
     def can_extend(self) -> bool:
         return "extend" in self.classes
 
-    @property
+    @functools.cached_property
     def is_used_actively(self) -> bool:
         """Used from the skill list in its owner's action (not passive, R-PLAN-3)."""
         return not self.is_passive
 
-    @property
+    @functools.cached_property
     def extension_cost(self) -> int:
         """Panels per extra target: ceil(level / 2) (R-EXT-1)."""
         return math.ceil(self.level / 2)
@@ -405,6 +421,10 @@ def catalog_diagnostics(doc: YamlDocument, skills: tuple[Skill, ...]) -> list[Di
             diags.extend(_effect_diagnostics(doc, ("skills", i, "effects", j), skill.id, effect))
         if skill.knockback is not None:
             diags.extend(_chance_diagnostics(doc, ("skills", i, "knockback", "chance"), skill.id, skill.knockback.chance))
+        if "hook" in doc.data["skills"][i]:
+            bad(i, ("hook",), "hook-not-implemented",
+                "no skill hooks exist in this version: write the behaviour with the catalogue's fields "
+                "(effects, reaction, knockback), or it would be accepted and ignored")
         reaction = skill.reaction
         reactive = skill.is_passive or skill.is_maintain
         if (reaction is not None) != reactive:
@@ -422,7 +442,11 @@ def _effect_diagnostics(doc: YamlDocument, path: tuple[Any, ...], sid: str, e: E
         "cleanse": ("scope", "objects", "statuses", "patterns"),
         "drain": (),
     }
-    allowed = set(need[e.kind]) | {"kind", "chance"} | ({"duration"} if e.kind == "status" else set())
+    # A chance is drawn only where the engine draws one: a status per target,
+    # a cleansing that finds something (R-RNG-1).  Pressurize's panel and
+    # Drain Life's heal always happen, so a chance there would be ignored.
+    drawn = {"chance"} if e.kind in ("status", "cleanse") else set()
+    allowed = set(need[e.kind]) | {"kind"} | drawn | ({"duration"} if e.kind == "status" else set())
     raw = doc.data
     for part in path:
         raw = raw[part]
@@ -432,6 +456,11 @@ def _effect_diagnostics(doc: YamlDocument, path: tuple[Any, ...], sid: str, e: E
     for key in raw:
         if key not in allowed:
             out.append(doc.diagnostic(path + (key,), "unknown-field", f"{sid}: {key!r} means nothing for a {e.kind} effect", at_key=True))
+    if e.kind == "status" and e.status is not None and e.object is not None \
+            and e.object not in STATUS_OBJECTS.get(e.status, ()):
+        carriers = ", ".join(STATUS_OBJECTS.get(e.status, ()))
+        out.append(doc.diagnostic(path + ("object",), "invalid-value",
+                                  f"{sid}: a {e.status} status sits on {carriers}, not on a {e.object}"))
     if e.kind == "status" and "duration" not in raw:
         out.append(doc.diagnostic(path, "missing-field", f"{sid}: a status effect needs 'duration' (null = until cleansed)"))
     return out
@@ -510,7 +539,7 @@ def _build_reaction(raw: dict[str, Any], skill_element: Element) -> Reaction:
         reduce=int(raw.get("reduce", 0)),
         heal_owner=int(raw.get("heal_owner", 0)),
         counter=counter,
-        knockback_owner=Knockback(_chance(kb.get("chance"))) if kb is not None else None,
+        knockback_owner=KnockbackChance(_chance(kb.get("chance"))) if kb is not None else None,
         cancel=bool(raw.get("cancel", False)),
         sink_area=bool(raw.get("sink_area", False)),
     )
@@ -534,9 +563,8 @@ def _build_skill(raw: dict[str, Any]) -> Skill:
         damage=int(raw.get("damage", 0)),
         heal=int(raw.get("heal", 0)),
         effects=tuple(_build_effect(e) for e in raw.get("effects", ())),
-        knockback=Knockback(_chance(kb.get("chance"))) if kb is not None else None,
+        knockback=KnockbackChance(_chance(kb.get("chance"))) if kb is not None else None,
         reaction=_build_reaction(raw["reaction"], element) if "reaction" in raw else None,
-        hook=raw.get("hook"),
         note=raw.get("note"),
     )
 

@@ -1,9 +1,9 @@
-"""The map as a graph: ranges, routes, knockback, extension groups, narrowing.
+"""The map as a graph: areas, steps, routes, knockback, narrowing.
 
 This is the only module that imports networkx, and no networkx type leaves
 it (style lesson 1). A :class:`MapGraph` is built once per map (and once per
 narrowing stage, cached) and precomputes everything the engine asks on its hot
-path -- all-pairs route lengths, ranges, next steps -- into plain dicts and
+path -- all-pairs route lengths, next steps -- into plain dicts and
 tuples, so a battle never touches the graph library while it resolves.
 
 Ties are never left to graph iteration order: every function that can return
@@ -15,42 +15,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from collections.abc import Collection, Hashable, Sequence
-from typing import Literal, TypeVar
+from typing import Literal
 
 import networkx as nx  # type: ignore[import-untyped]
 
-from referee.board import (
-    Direction,
-    Rect,
-    Square,
-    chebyshev,
-    direction_between,
-    euclidean_sq,
-    kept_rect_for_stage,
-    narrowing_schedule,
-)
+from referee.board import Direction, Rect, Square, direction_between, euclidean_sq
 
-__all__ = [
-    "Adjacency",
-    "EAGER_ALL_PAIRS_LIMIT",
-    "Knockback",
-    "MapGraph",
-    "extension_group",
-    "kept_rect_for_stage",
-    "narrowing_schedule",
-    "open_map",
-]
+__all__ = ["Adjacency", "EAGER_ALL_PAIRS_LIMIT", "Push", "MapGraph", "open_map"]
 
 Adjacency = Literal["king", "rook"]
-K = TypeVar("K", bound=Hashable)
 
 _KING_STEPS: tuple[tuple[int, int], ...] = tuple((d.dx, d.dy) for d in Direction)
 _ROOK_STEPS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
 @dataclass(frozen=True, slots=True)
-class Knockback:
+class Push:
     """Where a push ends (R-KNOCK-1..3): ``hit_wall`` means it stayed and takes 1."""
 
     dest: Square
@@ -70,12 +50,12 @@ class _Tables:
 
     A battle builds its own :class:`MapGraph`, and a batch resolves thousands
     of battles on the same map: the shape's tables (adjacency, route lengths,
-    memoised ranges and steps) are shared by every ``MapGraph`` of that shape
+    memoised steps) are shared by every ``MapGraph`` of that shape
     through :func:`_tables_for`. They are pure functions of the shape, so
     sharing them cannot change an outcome.
     """
 
-    __slots__ = ("squares", "on_map", "neighbours", "graph", "dist", "ranges", "steps", "restricted")
+    __slots__ = ("squares", "on_map", "neighbours", "graph", "dist", "steps", "restricted")
 
     def __init__(self, bounds: Rect, kept: Rect, adjacency: Adjacency, blocked: frozenset[Square]) -> None:
         self.squares: tuple[Square, ...] = tuple(
@@ -93,7 +73,6 @@ class _Tables:
         self.dist: dict[Square, dict[Square, int]] = {}
         if len(self.squares) <= EAGER_ALL_PAIRS_LIMIT:
             self.dist = {src: dict(row) for src, row in nx.all_pairs_shortest_path_length(self.graph)}
-        self.ranges: dict[tuple[Square, int], tuple[Square, ...]] = {}
         self.steps: dict[tuple[Square, Square], tuple[Square, ...]] = {}
         self.restricted: dict[Rect, MapGraph] = {}
 
@@ -176,7 +155,7 @@ class MapGraph:
     def distance(self, a: Square, b: Square) -> int | None:
         """Route length in steps on this map; None if either is off it or unreachable.
 
-        On an open king map this equals :func:`~referee.board.chebyshev`; on
+        On an open king map this equals the Chebyshev distance; on
         blocked, narrowed or 4-way maps it is the walk around.
         """
         row = self._t.dist.get(a)
@@ -185,32 +164,6 @@ class MapGraph:
             if row is None:
                 return None
         return row.get(b)
-
-    # ------------------------------------------------------------------ range
-    def within_range(self, square: Square, r: int) -> tuple[Square, ...]:
-        """R-RANGE-1: every area within Chebyshev distance ``r``, canonical order.
-
-        Range 0 is the own area, 1 the 3x3 block, 2 the 5x5 block, cut at the
-        map's edge and at removed or blocked areas. Range is straight
-        Chebyshev distance, not a route: a blocked area between does not
-        shield. ``square`` itself is included when it is on the map.
-
-        :raises ValueError: for a negative range.
-        """
-        key = (square, r)
-        hit = self._t.ranges.get(key)
-        if hit is None:
-            if r < 0:
-                raise ValueError(f"a range is 0 or more, not {r}")
-            on_map = self._on_map
-            hit = tuple(
-                sq
-                for rk in range(square.rank - r, square.rank + r + 1)
-                for f in range(square.file - r, square.file + r + 1)
-                if (sq := Square(f, rk)) in on_map
-            )
-            self._t.ranges[key] = hit
-        return hit
 
     # ------------------------------------------------------------------ movement
     def next_steps(self, src: Square, dst: Square) -> tuple[Square, ...]:
@@ -243,7 +196,7 @@ class MapGraph:
         return result
 
     # ------------------------------------------------------------------ knockback
-    def knockback(self, attacker: Square, target: Square, direction: Direction | None = None) -> Knockback:
+    def knockback(self, attacker: Square, target: Square, direction: Direction | None = None) -> Push:
         """R-KNOCK-1..3: where a push from ``attacker`` leaves ``target``.
 
         The push is one area directly away from the attacker, (sign dx, sign
@@ -263,8 +216,8 @@ class MapGraph:
                 raise ValueError("knockback from the same area needs a drawn direction (R-KNOCK-2)")
         dest = target.offset(direction.dx, direction.dy)
         if dest in self._on_map:
-            return Knockback(dest, False)
-        return Knockback(target, True)
+            return Push(dest, False)
+        return Push(target, True)
 
     # ------------------------------------------------------------------ narrowing
     def restricted_to(self, rect: Rect) -> MapGraph:
@@ -300,53 +253,3 @@ class MapGraph:
 def open_map(width: int = 8, height: int = 8, adjacency: Adjacency = "king") -> MapGraph:
     """A shared, cached map with no blocked area (the common case)."""
     return MapGraph(width, height, adjacency)
-
-
-def extension_group(
-    user_square: Square,
-    primary_square: Square,
-    skill_range: int,
-    user_engaged: bool,
-    candidates: Sequence[tuple[K, Square]],
-    *,
-    exclude: Collection[Hashable] = (),
-) -> tuple[K, ...]:
-    """R-EXT-8: the keys of ``candidates`` that R-EXT-2..5 allow as extra targets.
-
-    ``candidates`` are (key, square) pairs in roster order (a key is anything
-    hashable: a name, a fighter); the result keeps that order. A candidate
-    qualifies when it is within the skill's range of the user *and* within
-    distance 1 of the primary (R-EXT-2), so a group is not transitive: with
-    range 2 from e4, a primary at e5 groups d5 and f6, a primary at d5 does
-    not reach f6. With range 0 both conditions mean the user's own area
-    (R-EXT-3). While the user is engaged, every target, the primary included,
-    comes from the user's own area (R-EXT-4): if the primary is elsewhere the
-    group is empty (the caller may still make an unextended use there).
-
-    Who the user and the primary are cannot be told from squares (an ally
-    may share the user's area), so this function never guesses: leave them
-    out of ``candidates`` or name their keys in ``exclude``. R-EXT-5 (the
-    user is never in its own group) and "each character at most one target of
-    a use" (R-TURN-3) are kept that way. Which candidates may be targeted at
-    all (enemies, living, R-RANGE-4, plan restrictions) is the caller's
-    filter; distances are Chebyshev (R-RANGE-1), and every candidate is
-    assumed to be on the map.
-
-    An empty group also results when the primary itself is out of the
-    skill's range: such a use is not legal (R-RANGE-2), so nothing extends it.
-
-    :raises ValueError: for a negative range.
-    """
-    if skill_range < 0:
-        raise ValueError(f"a range is 0 or more, not {skill_range}")
-    if chebyshev(user_square, primary_square) > skill_range:
-        return ()
-    if user_engaged:
-        if primary_square != user_square:
-            return ()
-        return tuple(key for key, sq in candidates if sq == user_square and key not in exclude)
-    return tuple(
-        key
-        for key, sq in candidates
-        if chebyshev(user_square, sq) <= skill_range and chebyshev(primary_square, sq) <= 1 and key not in exclude
-    )

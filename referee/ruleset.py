@@ -1,12 +1,14 @@
 """Rulesets: every number of the rules as validated, frozen data (style lesson 2).
 
 A ruleset YAML (``referee/data/rulesets/tcgt.yaml`` is the built-in default)
-holds the map, the turn limit (R-TURN-9), the narrowing schedule (R-NARROW-1),
-the initiative method (R-TURN-1), the character-creation numbers (R-CHAR-1..4),
-the goal fraction (R-GOAL-1), the variant switches (R-VAR-*) and the skill
-catalogue. A variant says ``extends: tcgt`` and lists only what differs: the
-base is merged under it (mappings key by key, lists and scalars replaced), and
-the merged data is validated by ``referee/schemas/ruleset.schema.json``.
+holds the map, the turn limit (R-TURN-9), the character-creation numbers
+(R-CHAR-1..4), the skill catalogue and the ``mechanics:`` block (R-VAR-1:
+range, movement, initiative, action, hit, damage, area, stall breaker, end
+check -- ``referee.mechanicspec``). A variant says ``extends: tcgt`` and lists
+only what differs: the base is merged under it (mappings key by key, a mapping
+naming another ``kind`` replaced, lists and scalars replaced), and the merged
+data is validated by ``referee/schemas/ruleset.schema.json`` then by the
+mechanics table.
 
 :attr:`Ruleset.digest` is the sha256 of the canonical JSON of the merged data
 with the catalogue's data in place of its path, so two machines that resolve a
@@ -22,54 +24,29 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, cast
+from collections.abc import Callable
+from typing import Any
 
 from referee.board import parse_square
 from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog, parse_catalog
 from referee.diagnostics import Diagnostic, ReferError, has_errors
+from referee.mechanicspec import MechanicsSpec, build_mechanics_spec, mechanics_diagnostics
 from referee.yamlio import YamlDocument, load_yaml, read_yaml_file, schema_diagnostics
 
 #: Name of the default ruleset.
 DEFAULT_RULESET = "tcgt"
 
-Adjacency = Literal["king", "rook"]
-Reroll = Literal["once_per_battle", "every_turn"]
 
 
 @dataclass(frozen=True)
 class MapSpec:
-    """The field (R-FIELD-1): ``width`` files x ``height`` ranks, step adjacency,
-    and squares that are not part of the map (written ``"c3"``)."""
+    """The field (R-FIELD-1): ``width`` files x ``height`` ranks and squares
+    that are not part of the map (written ``"c3"``).  How a character steps
+    between areas is the ``movement`` mechanic's (R-VAR-1)."""
 
     width: int
     height: int
-    adjacency: Adjacency
     blocked: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class NarrowingStage:
-    """One narrowing (R-NARROW-1) after turn ``after_turn``.
-
-    :param keep: the inclusive rectangle kept, written ``"b2-g7"``
-        (``referee.board.parse_rect`` reads it).
-    :param keep_one_of: when true, one square of ``keep`` is drawn (R-RNG-1,
-        ``ties`` stream) and only it is kept.
-    """
-
-    after_turn: int
-    keep: str
-    keep_one_of: bool = False
-
-
-@dataclass(frozen=True)
-class Initiative:
-    """R-TURN-1: ``dice`` dice of ``sides`` sides read as a decimal number;
-    rolled once per battle or every turn."""
-
-    dice: int
-    sides: int
-    reroll: Reroll
 
 
 @dataclass(frozen=True)
@@ -78,28 +55,6 @@ class AbilityRules:
 
     budget: int
     minimum: int
-
-
-@dataclass(frozen=True)
-class Goal:
-    """R-GOAL-1: an army is beaten when standing <= floor(start x fraction)."""
-
-    numerator: int
-    denominator: int
-
-    def threshold(self, starting_members: int) -> int:
-        """Standing members at or below which the battle ends (3 -> 1, 6 -> 2, 2 -> 0)."""
-        return (starting_members * self.numerator) // self.denominator
-
-
-@dataclass(frozen=True)
-class Variants:
-    """The R-VAR-* switches; all off in ``tcgt``."""
-
-    orm: bool = False
-    soul: bool = False
-    d20: bool = False
-    wiz: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,15 +72,12 @@ class Ruleset:
     digest: str
     map: MapSpec
     turn_limit: int
-    narrowing: tuple[NarrowingStage, ...]
-    initiative: Initiative
     abilities: AbilityRules
     hp_per_body: int
     max_patterns_per_intellect: int
     extra_skill_entries: int
     max_clauses_per_intellect: int
-    goal: Goal
-    variants: Variants
+    mechanics: MechanicsSpec
     catalog: SkillCatalog = field(repr=False)
     source: str = ""
     data: Any = field(default=None, compare=False, repr=False)
@@ -271,14 +223,21 @@ def _merged_data(
 
 
 def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    """``override`` laid over ``base``: mappings merge key by key, anything else replaces.
+    """``override`` laid over ``base``: mappings merge key by key, anything else
+    replaces -- and a mapping naming a different ``kind`` replaces too, so a
+    house ruleset swapping a mechanic never keeps the old kind's parameters
+    (``stall: {kind: none}`` over narrowing drops its ``schedule``, R-VAR-1).
 
     >>> deep_merge({"map": {"width": 8, "height": 8}, "turn_limit": 100}, {"map": {"width": 6}})
     {'map': {'width': 6, 'height': 8}, 'turn_limit': 100}
+    >>> deep_merge({"stall": {"kind": "narrowing", "schedule": []}}, {"stall": {"kind": "none"}})
+    {'stall': {'kind': 'none'}}
     """
     out = dict(base)
     for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
+        same_kind = not isinstance(value, dict) or "kind" not in value \
+            or not isinstance(out.get(key), dict) or out[key].get("kind") == value["kind"]
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and same_kind:
             out[key] = deep_merge(out[key], value)
         else:
             out[key] = value
@@ -314,7 +273,17 @@ def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Di
     # Positions come from the file being loaded; a field inherited from the base
     # points at its nearest written ancestor (or the top of the file).
     merged_doc = YamlDocument(doc.file, doc.text, data, doc.values, doc.keys)
+    legacy = legacy_field_diagnostics(merged_doc)
+    if legacy:  # check the rest too (every error at once), without the old fields
+        rest = {k: v for k, v in data.items() if k not in _LEGACY_FIELDS}
+        if isinstance(rest.get("map"), dict):
+            rest["map"] = {k: v for k, v in rest["map"].items() if k != "adjacency"}
+        checked = YamlDocument(doc.file, doc.text, rest, doc.values, doc.keys)
+        return None, diags + legacy + schema_diagnostics(checked, "ruleset")
     diags = diags + schema_diagnostics(merged_doc, "ruleset")
+    if has_errors(diags):
+        return None, diags
+    diags += mechanics_diagnostics(merged_doc)
     if has_errors(diags):
         return None, diags
     diags += ruleset_diagnostics(merged_doc)
@@ -334,25 +303,19 @@ def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Di
         return None, diags
     digest_data = dict(data)
     digest_data["skills"] = catalog.data
-    m, ini, ab, goal, var = data["map"], data["initiative"], data["abilities"], data["goal"], data["variants"]
+    m, ab = data["map"], data["abilities"]
     ruleset = Ruleset(
         name=str(data["name"]),
         description=str(data.get("description", "")),
         digest=canonical_digest(digest_data),
-        map=MapSpec(int(m["width"]), int(m["height"]), cast(Adjacency, m["adjacency"]), tuple(m["blocked"])),
+        map=MapSpec(int(m["width"]), int(m["height"]), tuple(m["blocked"])),
         turn_limit=int(data["turn_limit"]),
-        narrowing=tuple(
-            NarrowingStage(int(s["after_turn"]), str(s.get("keep", s.get("keep_one_of"))), "keep_one_of" in s)
-            for s in data["narrowing"]
-        ),
-        initiative=Initiative(int(ini["dice"]), int(ini["sides"]), cast(Reroll, ini["reroll"])),
         abilities=AbilityRules(int(ab["budget"]), int(ab["minimum"])),
         hp_per_body=int(data["hp_per_body"]),
         max_patterns_per_intellect=int(data["max_patterns_per_intellect"]),
         extra_skill_entries=int(data["extra_skill_entries"]),
         max_clauses_per_intellect=int(data["max_clauses_per_intellect"]),
-        goal=Goal(int(goal["fraction"][0]), int(goal["fraction"][1])),
-        variants=Variants(bool(var["orm"]), bool(var["soul"]), bool(var["d20"]), bool(var["wiz"])),
+        mechanics=build_mechanics_spec(data["mechanics"]),
         catalog=catalog,
         source=doc.file,
         data=data,
@@ -390,12 +353,26 @@ def ruleset_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
     for i, sq in enumerate(data["map"]["blocked"]):
         if not on_map(*_square_xy(sq)):
             diags.append(doc.diagnostic(("map", "blocked", i), "off-map", f"blocked square {sq} is not on the {width}x{height} map"))
+    stall = data["mechanics"]["stall"]
+    if "schedule" in stall:
+        diags += _schedule_diagnostics(doc, stall["schedule"], ("mechanics", "stall", "schedule"), on_map, width, height)
+    ab = data["abilities"]
+    if ab["minimum"] * 3 > ab["budget"]:
+        diags.append(doc.diagnostic(("abilities", "budget"), "invalid-value", f"a budget of {ab['budget']} cannot give three abilities {ab['minimum']} each"))
+    return diags
+
+
+def _schedule_diagnostics(doc: YamlDocument, schedule: list[dict[str, Any]], where: tuple[str, ...],
+                          on_map: Callable[[int, int], bool], width: int, height: int) -> list[Diagnostic]:
+    """R-NARROW-1: a schedule of rectangles on the map, each inside the one
+    before, in increasing turns, with ``keep_one_of`` only last."""
+    diags: list[Diagnostic] = []
     previous: tuple[int, int, int, int] | None = None
     last_turn = 0
-    for i, stage in enumerate(data["narrowing"]):
+    for i, stage in enumerate(schedule):
         key = "keep" if "keep" in stage else "keep_one_of"
         x0, y0, x1, y1 = _rect_xy(stage[key])
-        path = ("narrowing", i, key)
+        path = (*where, i, key)
         if x0 > x1 or y0 > y1:
             diags.append(doc.diagnostic(path, "invalid-value", f"{stage[key]}: write the lower-left square first (e.g. b2-g7)"))
         elif not (on_map(x0, y0) and on_map(x1, y1)):
@@ -404,14 +381,32 @@ def ruleset_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
             diags.append(doc.diagnostic(path, "narrowing-grows", f"{stage[key]} is not inside the previous stage's area (R-NARROW-1)"))
         previous = (x0, y0, x1, y1)
         if stage["after_turn"] <= last_turn:
-            diags.append(doc.diagnostic(("narrowing", i, "after_turn"), "narrowing-order", "narrowing stages must come in increasing after_turn"))
+            diags.append(doc.diagnostic((*where, i, "after_turn"), "narrowing-order", "narrowing stages must come in increasing after_turn"))
         last_turn = stage["after_turn"]
-        if "keep_one_of" in stage and i != len(data["narrowing"]) - 1:
+        if "keep_one_of" in stage and i != len(schedule) - 1:
             diags.append(doc.diagnostic(path, "invalid-value", "keep_one_of leaves one square: it can only be the last stage"))
-    ab = data["abilities"]
-    if ab["minimum"] * 3 > ab["budget"]:
-        diags.append(doc.diagnostic(("abilities", "budget"), "invalid-value", f"a budget of {ab['budget']} cannot give three abilities {ab['minimum']} each"))
-    num, den = data["goal"]["fraction"]
-    if num >= den:
-        diags.append(doc.diagnostic(("goal", "fraction"), "invalid-value", "the goal fraction must be below 1"))
+    return diags
+
+
+#: Fields of the old format and where their meaning lives now (R-VAR-1).
+_LEGACY_FIELDS: dict[str, str] = {
+    "variants": "the `variants:` switches are gone: a ruleset names its mechanics in a `mechanics:` block "
+                "(range, movement, initiative, action, hit, damage, area, stall, end; R-VAR-1)",
+    "narrowing": "the narrowing schedule moved to `mechanics: {stall: {kind: narrowing, schedule: [...]}}`",
+    "initiative": "initiative moved to `mechanics: {initiative: {kind: decimal_dice, dice: 3, sides: 6, reroll: ...}}`",
+    "goal": "the goal moved to `mechanics: {end: {kind: army_reduced, fraction: [1, 3]}}`",
+}
+
+
+def legacy_field_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
+    """A field of the old format, at its key, saying where it went: a house
+    ruleset written before the ``mechanics:`` block gets a way forward instead
+    of a bare "unknown field"."""
+    data = doc.data
+    diags = [doc.diagnostic((key,), "moved-field", message, at_key=True)
+             for key, message in _LEGACY_FIELDS.items() if key in data]
+    if isinstance(data.get("map"), dict) and "adjacency" in data["map"]:
+        diags.append(doc.diagnostic(("map", "adjacency"), "moved-field",
+                                    "adjacency moved to `mechanics: {movement: {kind: steps, adjacency: king|rook}}`",
+                                    at_key=True))
     return diags

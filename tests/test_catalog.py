@@ -168,9 +168,24 @@ def test_effects_match_skills_md(catalog: SkillCatalog) -> None:
     assert kb is not None and str(kb.chance) == "2/3"
 
 
-def test_no_skill_needs_a_hook(catalog: SkillCatalog) -> None:
-    """Style lesson 3: the tcgt catalogue is fully declarative."""
-    assert all(s.hook is None for s in catalog)
+def test_a_hook_is_refused_at_its_field_since_none_exists() -> None:
+    """Issue 9: skill data that is accepted must be used or rejected; no hook
+    is implemented, so ``hook:`` is a located error, not silently ignored."""
+    text = _mutated("    damage: 3\n", "    damage: 3\n    hook: explode\n")
+    cat, diags = parse_catalog(text, "bad.yaml")
+    assert cat is None
+    (d,) = diags
+    assert (d.code, d.line) == ("hook-not-implemented", text.splitlines().index("    hook: explode") + 1)
+
+
+@pytest.mark.parametrize("effect", ["{kind: drain, chance: [1, 2]}", "{kind: use_panel, object: panel, chance: [1, 2]}"])
+def test_a_chance_on_an_effect_that_never_draws_is_refused(effect: str) -> None:
+    """Drain Life's heal and Pressurize's panel always happen (no draw in
+    R-RNG-1), so a ``chance`` there would be ignored: refused at its key."""
+    text = _mutated("    damage: 3\n", "    damage: 3\n    effects:\n      - " + effect + "\n")
+    cat, diags = parse_catalog(text, "bad.yaml")
+    assert cat is None
+    assert any(d.code == "unknown-field" and "chance" in d.message for d in diags)
 
 
 # --- the contract table ------------------------------------------------------
@@ -297,3 +312,21 @@ def test_unknown_field_gets_a_did_you_mean() -> None:
     assert cat is None
     unknown = [d for d in diags if d.code == "unknown-field"]
     assert unknown and unknown[0].hint == "did you mean 'damage'?"
+
+
+def test_a_status_on_something_that_cannot_carry_it_is_refused() -> None:
+    """R-ST-*: poison sits on panels, freeze on the character...: a pair the
+    engine has no rule for would be accepted and mean nothing."""
+    text = _mutated("status: bind, object: character", "status: poison, object: character")
+    cat, diags = parse_catalog(text, "bad.yaml")
+    assert cat is None
+    (d,) = diags
+    assert d.code == "invalid-value" and "poison status sits on panel" in d.message
+
+
+def test_the_engine_lands_exactly_the_pairs_the_catalogue_accepts() -> None:
+    from referee.catalog import STATUS_OBJECTS
+    from referee.engine.statuses import INFLICTIONS
+
+    assert set(INFLICTIONS) == {(status, carrier) for status, carriers in STATUS_OBJECTS.items()
+                                for carrier in carriers}

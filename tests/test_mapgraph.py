@@ -1,4 +1,4 @@
-"""The map graph (referee.mapgraph): ranges, routes, knockback, groups, narrowing."""
+"""The map graph (referee.mapgraph): areas, routes, knockback, narrowing."""
 
 from __future__ import annotations
 
@@ -6,22 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.board import (
-    AreaSet,
-    Direction,
-    Rect,
-    Square,
-    chebyshev,
-    narrowing_schedule,
-    parse_rect,
-    parse_square,
-    sign,
-    square_name,
-    step_toward_sign,
-)
-from referee.mapgraph import MapGraph, extension_group, kept_rect_for_stage, open_map
+from referee.board import Direction, Rect, Square, parse_rect, parse_square, sign, square_name
+from referee.engine.mechanics.metric import Chebyshev
+from referee.mapgraph import MapGraph, open_map
 
 S = parse_square
+chebyshev = Chebyshev().distance
 
 
 def names(squares: tuple[Square, ...]) -> list[str]:
@@ -57,39 +47,6 @@ def test_blocked_squares_are_not_on_the_map() -> None:
     assert names(graph.squares) == ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"]
     assert not graph.contains(S("b2"))
     assert names(graph.neighbours(S("a1"))) == ["b1", "a2"]
-
-
-# ---------------------------------------------------------------- R-RANGE-1
-@pytest.mark.parametrize(
-    ("square", "r", "count"),
-    [("a1", 0, 1), ("a1", 1, 4), ("a1", 2, 9), ("d4", 0, 1), ("d4", 1, 9), ("d4", 2, 25), ("h8", 2, 9), ("a5", 2, 15)],
-)
-def test_r_range_1_ranges_0_1_2_at_corner_edge_and_centre(square: str, r: int, count: int) -> None:
-    """R-RANGE-1: "range 0 = own area, range 1 = the 3x3 block, range 2 = the 5x5 block"."""
-    reach = open_map().within_range(S(square), r)
-    assert len(reach) == count
-    assert all(chebyshev(S(square), sq) <= r for sq in reach)
-    assert list(reach) == sorted(reach)
-
-
-def test_r_range_1_shapes_as_pictures() -> None:
-    """R-RANGE-1 drawn: range 1 at the corner a1, range 2 at the centre d4."""
-    assert AreaSet(open_map().within_range(S("a1"), 1)) == AreaSet.from_names("a1 b1 a2 b2")
-    assert AreaSet(open_map().within_range(S("d4"), 2)) == AreaSet(parse_rect("b2-f6").squares())
-    assert open_map().within_range(S("d4"), 0) == (S("d4"),)
-
-
-def test_r_range_1_range_stops_at_removed_and_blocked_areas_but_is_not_shielded() -> None:
-    narrowed = open_map().restricted_to(parse_rect("c3-f6"))
-    assert names(narrowed.within_range(S("c3"), 1)) == ["c3", "d3", "c4", "d4"]
-    walled = MapGraph(8, 8, blocked=blocked("d4"))
-    assert S("d4") not in walled.within_range(S("c3"), 2)
-    assert S("e5") in walled.within_range(S("c3"), 2)  # straight distance, not a route
-
-
-def test_r_range_1_negative_range_is_a_programming_error() -> None:
-    with pytest.raises(ValueError):
-        open_map().within_range(S("d4"), -1)
 
 
 # ---------------------------------------------------------------- R-MOVE-5
@@ -130,7 +87,6 @@ def test_r_move_5_open_rectangle_step_is_sign_dx_sign_dy(w: int, h: int, data: s
         assert steps == ()
     else:
         assert steps == (src.offset(sign(dst.file - src.file), sign(dst.rank - src.rank)),)
-        assert steps == (step_toward_sign(src, dst),)
 
 
 def test_r_move_5_blocked_map_returns_ties_for_the_rng() -> None:
@@ -273,121 +229,7 @@ def test_r_knock_3_a_blocked_area_is_a_wall() -> None:
     assert push.dest == S("d4") and push.hit_wall
 
 
-# ---------------------------------------------------------------- R-EXT-*
-def group(user: str, primary: str, rng: int, others: list[str], engaged: bool = False) -> list[str]:
-    return list(extension_group(S(user), S(primary), rng, engaged, [(n, S(n)) for n in others]))
-
-
-# The seed's pictures are lost; its text names d5, e5, f6 (enemies) and f3, g2
-# (allies). A user at e4 is consistent with every sentence (d5, e5 within 1;
-# f6, g2 within 2), so the examples below put the user there.
-def test_r_ext_2_seed_range_1_at_d5_groups_e5_and_back() -> None:
-    """Seed: 「射程1」のスキルでd5を狙った場合e5が、e5を狙った場合d5が「拡大」で指定できるグループ."""
-    assert group("e4", "d5", 1, ["e5"]) == ["e5"]
-    assert group("e4", "e5", 1, ["d5"]) == ["d5"]
-
-
-def test_r_ext_8_seed_range_2_group_is_not_transitive() -> None:
-    """Seed: e5を本来の対象に指定した場合、d5とf6が拡大で指定できる対象に含まれます。
-    ただし…本来の対象をd5に指定すると、f6まで拡大が届きません (f6 is 2 from d5)."""
-    assert group("e4", "e5", 2, ["d5", "f6"]) == ["d5", "f6"]
-    assert group("e4", "d5", 2, ["e5", "f6"]) == ["e5"]
-
-
-def test_r_ext_2_seed_heal_extension_f3_and_g2() -> None:
-    """Seed: 回復スキルも拡大できるので、f3とg2の仲間を同時に回復できます."""
-    assert group("e4", "f3", 2, ["g2"]) == ["g2"]
-    assert group("e4", "g2", 2, ["f3"]) == ["f3"]
-
-
-def test_r_ext_2_extras_must_be_in_the_skills_range_of_the_user() -> None:
-    """R-EXT-2: "in the skill's range from the user and within distance 1 of the primary"."""
-    assert group("d4", "e5", 1, ["f6", "e6"]) == []
-    assert group("d4", "e5", 2, ["f6", "e6"]) == ["f6", "e6"]
-
-
-def test_r_ext_2_group_keeps_the_roster_order_given() -> None:
-    assert group("e4", "e5", 2, ["f6", "d5", "e6"]) == ["f6", "d5", "e6"]
-
-
-def test_r_ext_2_primary_out_of_range_has_no_group() -> None:
-    assert group("a1", "d4", 2, ["d5"]) == []
-
-
-def test_r_ext_3_range_0_extends_only_within_the_same_area() -> None:
-    """R-EXT-3: "With range 0, extra targets can only be in the same area"."""
-    assert group("d4", "d4", 0, ["d4", "e4", "d5", "d4"]) == ["d4", "d4"]
-    assert group("d4", "e4", 0, ["e4"]) == []
-
-
-def test_r_ext_4_engaged_user_extends_only_in_its_own_area() -> None:
-    """R-EXT-4: "While the user is engaged, an extended use takes every target, primary
-    included, from the user's own area"."""
-    assert group("d4", "d4", 2, ["d4", "e5", "d5"], engaged=True) == ["d4"]
-    assert group("d4", "d4", 0, ["d4", "e4"], engaged=True) == ["d4"]
-
-
-def test_r_ext_4_engaged_user_with_a_primary_elsewhere_has_no_group() -> None:
-    """R-EXT-4: the primary too must be in the user's area; elsewhere the use stays unextended."""
-    assert group("d4", "e5", 2, ["e5", "d4", "e4"], engaged=True) == []
-
-
-def test_r_ext_5_the_user_is_never_in_its_own_group() -> None:
-    """R-EXT-5: "The user is never in its own extension group"; the caller names it in
-    ``exclude`` (or leaves it out), since an ally may share its area."""
-    roster = [("user", S("d4")), ("ally", S("d4")), ("foe", S("e5")), ("primary", S("d5"))]
-    got = extension_group(S("d4"), S("d5"), 1, False, roster, exclude={"user", "primary"})
-    assert got == ("ally", "foe")
-    engaged = extension_group(S("d4"), S("d4"), 1, True, roster, exclude=("user",))
-    assert engaged == ("ally",)
-
-
-def test_r_ext_negative_range_is_refused() -> None:
-    with pytest.raises(ValueError):
-        extension_group(S("d4"), S("d4"), -1, False, [])
-
-
-@given(st.integers(0, 3), st.booleans(), st.data())
-def test_r_ext_8_every_group_member_obeys_r_ext_2_to_4(r: int, engaged: bool, data: st.DataObject) -> None:
-    board = open_map().squares
-    user = data.draw(st.sampled_from(board))
-    primary = data.draw(st.sampled_from(board))
-    others = data.draw(st.lists(st.sampled_from(board), max_size=8))
-    got = extension_group(user, primary, r, engaged, list(enumerate(others)))
-    for i in got:
-        sq = others[i]
-        assert chebyshev(user, sq) <= r and chebyshev(primary, sq) <= 1
-        if engaged:
-            assert sq == user == primary
-    expected = [i for i, sq in enumerate(others)
-                if chebyshev(user, primary) <= r and chebyshev(user, sq) <= r and chebyshev(primary, sq) <= 1
-                and (not engaged or sq == user == primary)]
-    assert list(got) == expected
-
-
 # ---------------------------------------------------------------- narrowing
-def test_r_narrow_1_generic_stages_on_8x8_and_odd_sizes() -> None:
-    assert [str(kept_rect_for_stage(8, 8, k)) for k in (1, 2, 3)] == ["b2-g7", "c3-f6", "d4-e5"]
-    assert str(kept_rect_for_stage(5, 5, 1)) == "b2-d4"
-    assert str(kept_rect_for_stage(5, 5, 2)) == "c3-c3"
-    assert str(kept_rect_for_stage(1, 1, 3)) == "a1-a1"
-
-
-def test_r_narrow_1_stages_chain_down_to_the_drawn_square() -> None:
-    """R-NARROW-1 on 8x8: each stage restricts the last; the final drawn square is a
-    one-area map where every push hits the wall."""
-    graph = open_map()
-    for stage in narrowing_schedule(8, 8):
-        graph = graph.restricted_to(stage.kept)
-        if stage.draw_one:
-            drawn = stage.candidates()[2]  # say the RNG drew index 2: d5
-            graph = graph.restricted_to(Rect(drawn.file, drawn.rank, drawn.file, drawn.rank))
-    assert names(graph.squares) == ["d5"]
-    assert graph.clamp(S("a1")) == S("d5")
-    assert graph.knockback(S("d5"), S("d5"), Direction.N).hit_wall
-    assert graph.next_steps(S("d5"), S("d4")) == ()
-
-
 def test_r_narrow_4_what_is_removed_stays_removed() -> None:
     narrowed = open_map().restricted_to(parse_rect("c3-f6"))
     assert narrowed.restricted_to(parse_rect("b2-g7")).kept == parse_rect("c3-f6")
@@ -407,14 +249,11 @@ def test_one_by_one_map() -> None:
     graph = MapGraph(1, 1)
     a1 = S("a1")
     assert graph.squares == (a1,) and graph.contains(a1)
-    assert graph.within_range(a1, 0) == graph.within_range(a1, 5) == (a1,)
     assert graph.distance(a1, a1) == 0
     assert graph.next_steps(a1, a1) == ()
     assert all(graph.knockback(a1, a1, d) == graph.knockback(a1, a1, Direction.N) for d in Direction)
     assert graph.knockback(a1, a1, Direction.SW).hit_wall
     assert graph.restricted_to(Rect(0, 0, 0, 0)) is graph.restricted_to(Rect(0, 0, 0, 0))
-    assert narrowing_schedule(1, 1) == ()
-    assert extension_group(a1, a1, 0, True, [("x", a1)]) == ("x",)
 
 
 def test_thirty_two_by_thirty_two_map() -> None:
@@ -423,11 +262,9 @@ def test_thirty_two_by_thirty_two_map() -> None:
     assert graph.distance(S("a1"), S("af32")) == 31
     assert names(graph.next_steps(S("a1"), S("af32"))) == ["b2"]
     assert names(graph.next_steps(S("z5"), S("af5"))) == ["aa5"]
-    assert len(graph.within_range(S("af32"), 2)) == 9
-    assert len(graph.within_range(S("p16"), 2)) == 25
     assert graph.knockback(S("ae31"), S("af32")).hit_wall
     assert graph.knockback(S("ae30"), S("ae31")).dest == S("ae32")
-    assert graph.restricted_to(kept_rect_for_stage(32, 32, 15)).squares == tuple(S(n) for n in ("p16", "q16", "p17", "q17"))
+    assert graph.restricted_to(parse_rect("p16-q17")).squares == tuple(S(n) for n in ("p16", "q16", "p17", "q17"))
 
 
 @given(st.integers(1, 32), st.integers(1, 32), st.integers(0, 5), st.data())
@@ -435,10 +272,8 @@ def test_every_geometry_function_works_on_any_size(w: int, h: int, r: int, data:
     graph = open_map(w, h)
     src = data.draw(st.sampled_from(graph.squares))
     dst = data.draw(st.sampled_from(graph.squares))
-    assert src in graph.within_range(src, r)
-    assert len(graph.within_range(src, r)) == sum(1 for sq in graph.squares if chebyshev(src, sq) <= r)
     assert graph.distance(src, dst) == chebyshev(src, dst)
-    kept = kept_rect_for_stage(w, h, data.draw(st.integers(1, 4)))
+    kept = Rect(min(src.file, dst.file), min(src.rank, dst.rank), max(src.file, dst.file), max(src.rank, dst.rank))
     assert graph.restricted_to(kept).contains(kept.clamp(src))
     direction = data.draw(st.sampled_from(list(Direction)))
     push = graph.knockback(src, src, direction)

@@ -3,6 +3,8 @@ example plans parse cleanly, the bad-plan corpus gives exactly its diagnostics."
 
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
 
 import pytest
@@ -140,8 +142,27 @@ def test_r_pat_2_pattern_condition_cannot_mention_target() -> None:
     assert [(d.code, d.line, d.column) for d in diags] == [("target-without-skill", 2, 10)]
 
 
-def test_grammar_is_built_once() -> None:
-    assert plan_parser() is plan_parser()
+def test_grammar_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsing many plans builds (or loads) the parser once per process:
+    count the builds behind ``plan_parser`` across several parses."""
+    import referee.plan.parser as parser_module
+
+    builds: list[str] = []
+    real = parser_module.cached_parser
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        builds.append("build")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parser_module, "cached_parser", counting)
+    plan_parser.cache_clear()
+    try:
+        for text in ("hold position\n", "use rest first when hp <= 3\n", "keep away from enemies\n"):
+            assert parse_plan(text)[0].clauses
+        assert plan_parser() is plan_parser()
+        assert builds == ["build"]
+    finally:
+        plan_parser.cache_clear()
 
 
 # --- examples and the bad-plan corpus ------------------------------------------------

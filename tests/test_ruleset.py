@@ -12,6 +12,7 @@ import pytest
 
 from referee.catalog import load_catalog
 from referee.diagnostics import Diagnostic, ReferError
+from referee.mechanicspec import ArmyReducedSpec, DecimalDiceSpec, NarrowingSpec, StepsSpec
 from referee.ruleset import DEFAULT_RULESET, builtin_rulesets, deep_merge, load_ruleset, load_ruleset_file
 
 TCGT_YAML = Path(__file__).resolve().parents[1] / "referee" / "data" / "rulesets" / "tcgt.yaml"
@@ -40,7 +41,8 @@ def test_tcgt_is_the_default_and_builtin() -> None:
 def test_r_field_1_map_is_8_by_8_king_steps() -> None:
     """R-FIELD-1: the field is an 8x8 grid of areas."""
     r = load_ruleset()
-    assert (r.map.width, r.map.height, r.map.adjacency, r.map.blocked) == (8, 8, "king", ())
+    assert (r.map.width, r.map.height, r.map.blocked) == (8, 8, ())
+    assert r.mechanics.movement == StepsSpec("steps", "king")
 
 
 def test_r_turn_9_turn_limit_is_100() -> None:
@@ -51,13 +53,16 @@ def test_r_turn_9_turn_limit_is_100() -> None:
 def test_r_narrow_1_schedule() -> None:
     """R-NARROW-1: after turns 30, 35, 40 and 45 the field narrows: b2-g7, c3-f6,
     d4-e5, then one of d4/e4/d5/e5."""
-    stages = [(s.after_turn, s.keep, s.keep_one_of) for s in load_ruleset().narrowing]
+    stall = load_ruleset().mechanics.stall
+    assert isinstance(stall, NarrowingSpec)
+    stages = [(s.after_turn, s.keep, s.keep_one_of) for s in stall.schedule]
     assert stages == [(30, "b2-g7", False), (35, "c3-f6", False), (40, "d4-e5", False), (45, "d4-e5", True)]
 
 
 def test_r_turn_1_three_six_sided_dice_once_per_battle() -> None:
     """R-TURN-1: three dice, six-sided, rolled once per battle."""
-    ini = load_ruleset().initiative
+    ini = load_ruleset().mechanics.initiative
+    assert isinstance(ini, DecimalDiceSpec)
     assert (ini.dice, ini.sides, ini.reroll) == (3, 6, "once_per_battle")
 
 
@@ -73,12 +78,16 @@ def test_r_char_1_to_4_numbers() -> None:
 @pytest.mark.parametrize("start, threshold", [(1, 0), (2, 0), (3, 1), (6, 2), (7, 2), (9, 3)])
 def test_r_goal_1_threshold_is_a_third_rounded_down(start: int, threshold: int) -> None:
     """R-GOAL-1: standing <= floor(start/3) (3 -> 1, 6 -> 2, 1 or 2 -> 0)."""
-    assert load_ruleset().goal.threshold(start) == threshold
+    end = load_ruleset().mechanics.end
+    assert isinstance(end, ArmyReducedSpec) and end.goal.threshold(start) == threshold
 
 
-def test_r_var_all_variants_off_in_tcgt() -> None:
-    v = load_ruleset().variants
-    assert not (v.orm or v.soul or v.d20 or v.wiz)
+def test_r_var_1_tcgt_writes_its_own_mechanics_out() -> None:
+    """R-VAR-1: "A ruleset names its mechanics ...; tcgt's are sections A-B"."""
+    kinds = {slot: spec.kind for slot, spec in load_ruleset().mechanics.slots()}
+    assert kinds == {"range": "chebyshev", "movement": "steps", "initiative": "decimal_dice",
+                     "action": "skill_walk", "hit": "always", "damage": "printed", "area": "extension",
+                     "stall": "narrowing", "end": "army_reduced"}
 
 
 def test_ruleset_carries_the_builtin_catalog() -> None:
@@ -143,16 +152,17 @@ def test_extends_tcgt_lists_only_what_differs(tmp_path: Path) -> None:
         """\
         extends: tcgt
         map: {width: 6, height: 6}
-        narrowing: []
-        initiative: {reroll: every_turn}
+        mechanics:
+          stall: {schedule: []}
+          initiative: {reroll: every_turn}
         abilities: {budget: 11}
         """,
     )
     r = load_ruleset(path)
     assert r.name == "small"
-    assert (r.map.width, r.map.height, r.map.adjacency) == (6, 6, "king")
-    assert r.narrowing == ()
-    assert (r.initiative.dice, r.initiative.reroll) == (3, "every_turn")
+    assert (r.map.width, r.map.height, r.mechanics.movement) == (6, 6, StepsSpec("steps", "king"))
+    assert r.mechanics.stall == NarrowingSpec("narrowing", ())
+    assert r.mechanics.initiative == DecimalDiceSpec("decimal_dice", 3, 6, "every_turn")
     assert (r.abilities.budget, r.abilities.minimum) == (11, 1)
     assert r.turn_limit == 100 and r.catalog is load_catalog()
     assert r.digest != load_ruleset().digest
@@ -203,21 +213,19 @@ def test_schema_errors_are_all_reported_with_field_positions(tmp_path: Path) -> 
         name: bad
         map:
           width: 40
-          adjacency: hex
         turn_limit: many
-        initiative: {dice: 3, sides: 6, reroll: sometimes}
-        varients: {orm: true}
+        mechanics:
+          initiative: {dice: 3, sides: 6, reroll: sometimes}
+        mechanic: {orm: true}
         """,
     )
     diags = errors_of(path)
     got = {(d.code, d.line, d.column) for d in diags}
     assert ("out-of-range", 4, 10) in got  # map.width
-    assert ("invalid-value", 5, 14) in got  # map.adjacency
-    assert ("wrong-type", 6, 13) in got  # turn_limit
-    assert ("invalid-value", 7, 41) in got  # initiative.reroll
-    assert ("unknown-field", 8, 1) in got  # varients
+    assert ("wrong-type", 5, 13) in got  # turn_limit
+    assert ("unknown-field", 8, 1) in got  # mechanic
     unknown = next(d for d in diags if d.code == "unknown-field")
-    assert unknown.hint == "did you mean 'variants'?"
+    assert unknown.hint == "did you mean 'mechanics'?"
     assert all(d.file == str(path) for d in diags)
     width = next(d for d in diags if d.line == 4)
     assert "map.width" in width.message and "32" in width.message
@@ -236,23 +244,26 @@ def test_narrowing_schedule_meaning_is_checked(tmp_path: Path) -> None:
         "n.yaml",
         """\
         extends: tcgt
-        narrowing:
-          - {after_turn: 30, keep: b2-g7}
-          - {after_turn: 30, keep: a1-h8}
-          - {after_turn: 40, keep: g7-b2}
-          - {after_turn: 41, keep_one_of: d4-e5}
-          - {after_turn: 42, keep: d4-d4}
-          - {after_turn: 43, keep: z1-z2}
+        mechanics:
+          stall:
+            schedule:
+              - {after_turn: 30, keep: b2-g7}
+              - {after_turn: 30, keep: a1-h8}
+              - {after_turn: 40, keep: g7-b2}
+              - {after_turn: 41, keep_one_of: d4-e5}
+              - {after_turn: 42, keep: d4-d4}
+              - {after_turn: 43, keep: z1-z2}
         """,
     )
     got = {(d.code, d.line) for d in errors_of(path)}
-    assert {("narrowing-order", 4), ("narrowing-grows", 4), ("invalid-value", 5), ("invalid-value", 6), ("off-map", 8)} <= got
+    assert {("narrowing-order", 6), ("narrowing-grows", 6), ("invalid-value", 7), ("invalid-value", 8), ("off-map", 10)} <= got
 
 
 def test_narrowing_entry_needs_exactly_one_of_keep_and_keep_one_of(tmp_path: Path) -> None:
-    path = write(tmp_path, "n.yaml", "extends: tcgt\nnarrowing:\n  - {after_turn: 30}\n  - {after_turn: 31, keep: b2-g7, keep_one_of: c3-c3}\n")
+    path = write(tmp_path, "n.yaml", "extends: tcgt\nmechanics:\n  stall:\n    schedule:\n"
+                 "      - {after_turn: 30}\n      - {after_turn: 31, keep: b2-g7, keep_one_of: c3-c3}\n")
     diags = errors_of(path)
-    assert {d.line for d in diags} == {3, 4}
+    assert {d.line for d in diags} == {5, 6}
     assert all("keep_one_of" in d.message for d in diags)
 
 

@@ -18,6 +18,7 @@ from referee import __version__
 from referee.battlefile import Battle, parse_plan_of
 from referee.board import parse_square
 from referee.elements import parse_pattern
+from referee.mechanicspec import ArmyReducedSpec, DecimalDiceSpec, NarrowingSpec, StepsSpec
 from referee.engine.battle import BattleSetup, Combatant, resolve_battle
 from referee.plan.format import format_clause
 from referee.report.record import Report
@@ -42,19 +43,27 @@ def skill_names(ruleset: Ruleset, ids: list[str]) -> dict[str, dict[str, str]]:
 
 
 def ruleset_summary(ruleset: Ruleset) -> dict[str, Any]:
-    """The house rules a report prints: map, turn limit, narrowing, initiative, variants."""
-    return {
+    """The house rules a report prints: map, turn limit, and the mechanics
+    (R-VAR-1) read from ``ruleset.mechanics`` -- the very block the engine
+    builds its implementations from, so the report cannot name rules the
+    battle did not run; the parameters of tcgt's kinds are spelt out."""
+    mech = ruleset.mechanics
+    summary: dict[str, Any] = {
         "description": ruleset.description,
         "map": {"width": ruleset.map.width, "height": ruleset.map.height,
-                "adjacency": ruleset.map.adjacency, "blocked": list(ruleset.map.blocked)},
+                "adjacency": mech.movement.adjacency if isinstance(mech.movement, StepsSpec) else None,
+                "blocked": list(ruleset.map.blocked)},
         "turn_limit": ruleset.turn_limit,
         "narrowing": [{"after_turn": n.after_turn, "keep": n.keep, "keep_one_of": n.keep_one_of}
-                      for n in ruleset.narrowing],
-        "initiative": {"dice": ruleset.initiative.dice, "sides": ruleset.initiative.sides,
-                       "reroll": ruleset.initiative.reroll},
-        "goal": [ruleset.goal.numerator, ruleset.goal.denominator],
-        "variants": [name for name in ("orm", "soul", "d20", "wiz") if getattr(ruleset.variants, name, False)],
+                      for n in (mech.stall.schedule if isinstance(mech.stall, NarrowingSpec) else ())],
     }
+    if isinstance(mech.initiative, DecimalDiceSpec):
+        summary["initiative"] = {"dice": mech.initiative.dice, "sides": mech.initiative.sides,
+                                 "reroll": mech.initiative.reroll}
+    if isinstance(mech.end, ArmyReducedSpec):
+        summary["goal"] = [mech.end.goal.numerator, mech.end.goal.denominator]
+    summary["mechanics"] = {slot: spec.kind for slot, spec in mech.slots()}
+    return summary
 
 
 def _rel(path: str, folder: str) -> str:

@@ -7,18 +7,19 @@ from __future__ import annotations
 from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.conditions import CondContext
-from referee.engine.core import Battle, release, release_all
+from referee.engine.core import Resolution, release, release_all
 from referee.engine.movement import move_step
 from referee.engine.panels import mark_used, plan_payment
-from referee.engine.planquery import gate_blocking
-from referee.engine.responses import Use, resolve_target
-from referee.engine.rules import Condition, Maintain, Release, UseOnly
+from referee.engine.planquery import gate_blocking, release_clause
+from referee.engine.responses import resolve_target
+from referee.engine.clauses import Condition, UseOnly
 from referee.engine.state import Fighter
 from referee.engine.statuses import tick
-from referee.engine.targeting import candidates, choose_targets, rank, preference_for
+from referee.engine.targeting import candidates, preference_for, rank
+from referee.engine.uses import Use
 
 
-def act(b: Battle, f: Fighter) -> None:
+def act(b: Resolution, f: Fighter) -> None:
     """Resolve ``f``'s whole action.  :raises BattleOver: via the end rule."""
     st = b.state
     b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
@@ -37,7 +38,7 @@ def act(b: Battle, f: Fighter) -> None:
     b.emit(E.ActionEnd(turn=b.turn, actor=f.name))
 
 
-def select_pattern(b: Battle, f: Fighter) -> None:
+def select_pattern(b: Resolution, f: Fighter) -> None:
     """R-PAT-3 then R-PAN-2."""
     ctx = CondContext(b.state, f)
     order = [i for i, p in enumerate(f.patterns) if p.when is not None] + \
@@ -68,7 +69,7 @@ def select_pattern(b: Battle, f: Fighter) -> None:
     b.emit(E.PanelsReset(turn=b.turn, actor=f.name, kept=tuple(kept)))
 
 
-def walk_order(b: Battle, f: Fighter) -> tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]:
+def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]:
     """R-PLAN-5: the entry order for this action, the moving clauses' lines and
     per-skill target filters from clauses whose condition spoke of ``target``."""
     st = b.state
@@ -100,7 +101,7 @@ def walk_order(b: Battle, f: Fighter) -> tuple[list[int], list[int], dict[str, l
     return order, lines, filters
 
 
-def walk(b: Battle, f: Fighter) -> bool:
+def walk(b: Resolution, f: Fighter) -> bool:
     """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
     attacked (R-MOVE-3)."""
     order, lines, filters = walk_order(b, f)
@@ -136,9 +137,9 @@ def walk(b: Battle, f: Fighter) -> bool:
         assert f.active is not None
         base = plan_payment(f.panels[f.active], skill.cost)
         if skill.is_maintain:
-            held = held_back(b, f, skill)
+            held = release_clause(b.state, f, skill)
             if held is not None:
-                passed(entry, "held_back", line=held, rule="R-TURN-4")
+                passed(entry, "held_back", line=held.line, rule="R-TURN-4")
                 continue
             if base is None:
                 passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
@@ -152,7 +153,7 @@ def walk(b: Battle, f: Fighter) -> bool:
         if not cands.pool:
             passed(entry, cands.reason, rule="R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2")
             continue
-        choice = choose_targets(b, f, skill, cands.pool, base)
+        choice = b.mechanics.area.choose(b, f, skill, cands.pool, base)
         pref = preference_for(b, f, skill)
         b.emit(E.TargetsChosen(turn=b.turn, actor=f.name, skill=skill.id,
                                candidates=tuple(c.name for c in rank(f, pref, cands.pool, b.state, skill)),
@@ -160,7 +161,7 @@ def walk(b: Battle, f: Fighter) -> bool:
                                extend_requested=choice.requested, extended=choice.extended,
                                rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
         use_skill(b, f, entry, skill, choice.targets, choice.panels)
-        if skill.targets != "allies":
+        if not skill.targets_allies:
             attacked = True
         b.check_end()
     return attacked
@@ -177,20 +178,7 @@ def _cost_kanji(skill: Skill) -> str:
     return text
 
 
-def held_back(b: Battle, f: Fighter, skill: Skill) -> int | None:
-    """A maintain entry is held back by ``maintain X when C`` with C false or
-    ``release X when C`` with C true (R-PLAN-3, R-TURN-4)."""
-    ctx = CondContext(b.state, f, skill)
-    for c in f.plan.keeps:
-        if c.skill != skill.id or not f.clause_active(c.line):
-            continue
-        holds = c.when(ctx)
-        if (isinstance(c, Maintain) and not holds) or (isinstance(c, Release) and holds):
-            return c.line
-    return None
-
-
-def start_maintain(b: Battle, f: Fighter, entry: int, skill: Skill, panels: tuple[int, ...]) -> None:
+def start_maintain(b: Resolution, f: Fighter, entry: int, skill: Skill, panels: tuple[int, ...]) -> None:
     """R-SK-2: started actively; its panels stay assigned (R-PAN-2)."""
     poisoned = mark_used(f, panels)
     for i in panels:
@@ -203,7 +191,7 @@ def start_maintain(b: Battle, f: Fighter, entry: int, skill: Skill, panels: tupl
     b.check_end()
 
 
-def use_skill(b: Battle, f: Fighter, entry: int, skill: Skill, targets: list[Fighter],
+def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list[Fighter],
               panels: tuple[int, ...]) -> None:
     """Pay, declare, then resolve every target in order (R-TURN-3, R-EXT-6)."""
     poisoned = mark_used(f, panels)
@@ -217,25 +205,17 @@ def use_skill(b: Battle, f: Fighter, entry: int, skill: Skill, targets: list[Fig
         b.settle_downs("hit")
 
 
-def maintenance(b: Battle, f: Fighter) -> None:
+def maintenance(b: Resolution, f: Fighter) -> None:
     """R-TURN-4: keep or release each maintained skill; poison on assigned panels."""
     if not f.maintained:
         return
     st = b.state
     for entry in sorted(f.maintained):
         skill = f.skills[entry]
-        ctx = CondContext(st, f, skill)
-        released_by: int | None = None
-        for c in f.plan.keeps:
-            if c.skill != skill.id or not f.clause_active(c.line):
-                continue
-            holds = c.when(ctx)
-            if (isinstance(c, Maintain) and not holds) or (isinstance(c, Release) and holds):
-                released_by = c.line
-            break
+        released_by = release_clause(st, f, skill)
         if released_by is not None:
             b.emit(E.MaintainReleased(turn=b.turn, actor=f.name, skill=skill.id, entry=entry,
-                                      cause="clause", line=released_by))
+                                      cause="clause", line=released_by.line))
             release(f, entry)
             continue
         panels = f.active_panels()

@@ -1,7 +1,7 @@
 """Translate the plan language's AST (``referee.plan.ast``) into PlanRules.
 
 The players' language (:mod:`referee.plan.ast`) and the engine's vocabulary
-(:mod:`referee.engine.rules`) are kept apart: this module is the one place
+(:mod:`referee.engine.clauses`) are kept apart: this module is the one place
 that knows both.  Every condition node becomes a closure over
 :class:`CondContext` once per battle, so the resolver never walks syntax at
 run time (style lesson 2).
@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable
-from typing import Any
 
-from referee.board import chebyshev, parse_square
-from referee.engine import rules as R
-from referee.engine.conditions import CondContext, acting_first, readies
+from referee.board import parse_square
+from referee.engine import clauses as R
+from referee.engine.conditions import CondContext, acting_first, readies, readies_class
 from referee.engine.state import Fighter
 from referee.plan import ast as A
+from referee.plan import parse_condition
+from referee.ruleset import Ruleset
 
-__all__ = ["compile_ast_plan", "compile_condition", "compile_condition_text", "never"]
+__all__ = ["compile_ast_plan", "compile_condition", "compile_condition_text", "compile_pattern_condition",
+           "never"]
 
 _OPS: dict[str, Callable[[int, int], bool]] = {
     "<": operator.lt, "<=": operator.le, "==": operator.eq,
@@ -41,16 +43,17 @@ _OPS: dict[str, Callable[[int, int], bool]] = {
 }
 
 #: The AST's rank keys -> the engine's preference kinds (R-PLAN-4).
-_RANK_KINDS: dict[str, str] = {
-    "nearest": "nearest", "farthest": "farthest", "lowest-hp": "lowest_hp",
-    "highest-hp": "highest_hp", "most-hp-lost": "most_hp_lost", "least-hp-lost": "least_hp_lost",
+_RANK_KINDS: dict[str, R.PreferenceKind] = {
+    "nearest": R.PreferenceKind.NEAREST, "farthest": R.PreferenceKind.FARTHEST,
+    "lowest-hp": R.PreferenceKind.LOWEST_HP, "highest-hp": R.PreferenceKind.HIGHEST_HP,
+    "most-hp-lost": R.PreferenceKind.MOST_HP_LOST, "least-hp-lost": R.PreferenceKind.LEAST_HP_LOST,
 }
 
 #: Flag clauses -> the flag names :func:`referee.engine.planquery.has_flag` asks for.
-_FLAGS: dict[type, str] = {
-    A.FriendlyFire: "friendly fire",
-    A.CounterAllies: "counter allies",
-    A.HealEvenWhenUnhurt: "heal even when unhurt",
+_FLAGS: dict[type, R.PlanFlag] = {
+    A.FriendlyFire: R.PlanFlag.FRIENDLY_FIRE,
+    A.CounterAllies: R.PlanFlag.COUNTER_ALLIES,
+    A.HealEvenWhenUnhurt: R.PlanFlag.HEAL_UNHURT,
 }
 
 
@@ -82,7 +85,8 @@ def _ally_domain(ctx: CondContext) -> Iterable[Fighter]:
         return (g for g in ctx.state.fighters if not g.down and g.team == team)
     r = ctx.skill.range
     sq = me.square
-    return (g for g in ctx.state.fighters if not g.down and g.team == team and chebyshev(g.square, sq) <= r)
+    in_range = ctx.state.metric.in_range
+    return (g for g in ctx.state.fighters if not g.down and g.team == team and in_range(sq, g.square, r))
 
 
 def _on_subject(subject: str, test: Callable[[Fighter, CondContext], bool]) -> R.Condition:
@@ -106,26 +110,18 @@ def _count(side: str, scope: str, op: Callable[[int, int], bool], value: int) ->
         me = ctx.me
         team, sq = me.team, me.square
         r = -1 if scope == "alive" else (ctx.skill.range if ctx.skill is not None else 1)
+        in_range = ctx.state.metric.in_range
         n = 0
         for g in ctx.state.fighters:
             if g.down or (g.team != team) is not enemies:
                 continue
-            if r < 0 or chebyshev(g.square, sq) <= r:
+            if r < 0 or in_range(sq, g.square, r):
                 n += 1
         return op(n, value)
     return count
 
 
-def _readies_class(f: Fighter, skill_class: str) -> bool:
-    from referee.engine.panels import can_pay
-
-    for i, s in enumerate(f.skills):
-        if skill_class in s.classes and not f.entry_bound(i) and (i in f.maintained or can_pay(f, s.cost)):
-            return True
-    return False
-
-
-def compile_condition(cond: A.Condition | None, ruleset: Any) -> R.Condition:
+def compile_condition(cond: A.Condition | None, ruleset: Ruleset) -> R.Condition:
     """One condition node -> a closure (None -> always)."""
     if cond is None:
         return R.always
@@ -147,7 +143,7 @@ def compile_condition(cond: A.Condition | None, ruleset: Any) -> R.Condition:
             skill_id = _skill_id(cond.skill, ruleset)
             return _on_subject(cond.subject, lambda f, ctx: readies(ctx.state, f, skill_id))
         cls = cond.skill_class or ""
-        return _on_subject(cond.subject, lambda f, _ctx: _readies_class(f, cls))
+        return _on_subject(cond.subject, lambda f, _ctx: readies_class(f, cls))
     if isinstance(cond, A.ActingFirst):
         return acting_first
     if isinstance(cond, A.ActingSecond):
@@ -176,10 +172,8 @@ def mentions_target(cond: A.Condition | None) -> bool:
     return getattr(cond, "subject", None) == "target"
 
 
-def compile_condition_text(text: str, file: str, line: int, column: int, ruleset: Any) -> R.Condition:
+def compile_condition_text(text: str, file: str, line: int, column: int, ruleset: Ruleset) -> R.Condition:
     """R-PAT-2: a pattern's condition written in plan-condition syntax."""
-    from referee.plan import parse_condition
-
     cond, diags = parse_condition(text, file, line or 1, column or 1)
     if cond is None or any(d.severity == "error" for d in diags):
         return never
@@ -189,7 +183,7 @@ def compile_condition_text(text: str, file: str, line: int, column: int, ruleset
 # ----------------------------------------------------------------- clauses
 
 
-def _skill_id(ref: A.SkillRef, ruleset: Any) -> str:
+def _skill_id(ref: A.SkillRef, ruleset: Ruleset) -> str:
     """The catalogue id of a skill named in a plan (id, names or reading)."""
     if ref.id is not None:
         return ref.id
@@ -197,7 +191,7 @@ def _skill_id(ref: A.SkillRef, ruleset: Any) -> str:
     return skill.id if skill is not None else ref.text
 
 
-def _opt_skill(ref: A.SkillRef | None, ruleset: Any) -> str | None:
+def _opt_skill(ref: A.SkillRef | None, ruleset: Ruleset) -> str | None:
     return None if ref is None else _skill_id(ref, ruleset)
 
 
@@ -227,13 +221,13 @@ def _is_enemy(ctx: CondContext) -> bool:
     return t is not None and t.team != ctx.me.team
 
 
-def _preference(pref: A.TargetPref, ruleset: Any) -> R.Preference:
+def _preference(pref: A.TargetPref, ruleset: Ruleset) -> R.Preference:
     if isinstance(pref, A.RankBy):
         return R.Preference(_RANK_KINDS[pref.key])
     if isinstance(pref, A.CharacterRef):
-        return R.Preference("named", pref.name)
+        return R.Preference(R.PreferenceKind.NAMED, pref.name)
     if isinstance(pref, A.AllyWith):
-        return R.Preference("ally_with", match=_ally_match(compile_condition(pref.test, ruleset)))
+        return R.Preference(R.PreferenceKind.ALLY_WITH, match=_ally_match(compile_condition(pref.test, ruleset)))
     raise TypeError(f"unknown target preference {type(pref).__name__}")
 
 
@@ -253,7 +247,7 @@ def _restriction(line: int, when: R.Condition, conditional: bool, exclude: bool,
     return R.TargetRestrict(line, when, conditional, exclude, test, skill, admits_allies)
 
 
-def compile_clause(clause: A.Clause, ruleset: Any, allies: frozenset[str] = frozenset()) -> R.Clause:
+def compile_clause(clause: A.Clause, ruleset: Ruleset, allies: frozenset[str] = frozenset()) -> R.Clause:
     """One AST clause -> the engine's clause (``line`` is its identity)."""
     cond: A.Condition | None = getattr(clause, "condition", None)
     when = compile_condition(cond, ruleset)
@@ -303,13 +297,13 @@ def compile_clause(clause: A.Clause, ruleset: Any, allies: frozenset[str] = froz
         dest = clause.destination
         then_use = _opt_skill(clause.then_use, ruleset)
         if isinstance(dest, A.NearestEnemy):
-            return R.MoveToward(line, when, conditional, "nearest_enemy", None, R.always, then_use)
+            return R.MoveToward(line, when, conditional, R.MoveGoal.NEAREST_ENEMY, None, R.always, then_use)
         if isinstance(dest, A.NearestAlly):
-            return R.MoveToward(line, when, conditional, "nearest_ally", None, R.always, then_use)
+            return R.MoveToward(line, when, conditional, R.MoveGoal.NEAREST_ALLY, None, R.always, then_use)
         if isinstance(dest, A.CharacterRef):
-            return R.MoveToward(line, when, conditional, "named", dest.name, R.always, then_use)
+            return R.MoveToward(line, when, conditional, R.MoveGoal.NAMED, dest.name, R.always, then_use)
         if isinstance(dest, A.AllyWith):
-            return R.MoveToward(line, when, conditional, "ally_matching", None,
+            return R.MoveToward(line, when, conditional, R.MoveGoal.ALLY_MATCHING, None,
                                 compile_condition(dest.test, ruleset), then_use)
         if isinstance(dest, A.SquareRef):
             return R.MoveTo(line, when, conditional, parse_square(dest.name), then_use)
@@ -323,7 +317,7 @@ def compile_clause(clause: A.Clause, ruleset: Any, allies: frozenset[str] = froz
     raise TypeError(f"unknown clause {type(clause).__name__}")
 
 
-def compile_ast_plan(plan: A.Plan, ruleset: Any, allies: Iterable[str] = ()) -> R.PlanRules:
+def compile_ast_plan(plan: A.Plan, ruleset: Ruleset, allies: Iterable[str] = ()) -> R.PlanRules:
     """A parsed plan -> the engine's :class:`PlanRules`, clauses in file order.
 
     ``allies``: names of the character's army (so that ``only target NAME``
@@ -331,3 +325,20 @@ def compile_ast_plan(plan: A.Plan, ruleset: Any, allies: Iterable[str] = ()) -> 
     """
     known = frozenset(allies)
     return R.PlanRules(tuple(compile_clause(c, ruleset, known) for c in plan.clauses))
+
+
+
+def compile_pattern_condition(pattern: object, sheet: object, ruleset: Ruleset) -> R.Condition | None:
+    """R-PAT-2: a pattern's optional condition, compiled; None if it has none.
+
+    A pattern object may carry an already compiled ``when`` (tests), or
+    ``condition_text`` (sheets) parsed with the plan language.
+    """
+    when = getattr(pattern, "when", None)
+    if callable(when):
+        return when  # type: ignore[no-any-return]
+    text = getattr(pattern, "condition_text", None)
+    if not text:
+        return None
+    return compile_condition_text(text, getattr(sheet, "file", "<sheet>"), getattr(pattern, "condition_line", 0),
+                                  getattr(pattern, "condition_column", 0), ruleset)

@@ -1,29 +1,64 @@
 """Public entry point: resolve a whole battle from its normalised inputs.
 
 ``resolve_battle(setup, ruleset, seed)`` builds the state, places everyone
-(R-SETUP-1 or fixed squares), fixes the order (R-TURN-1 or a fixed order),
-then runs turns -- each living character acting once -- with the narrowing
-after scheduled turns, until R-GOAL-1 or the turn cap (R-TURN-9).
+(R-SETUP-1 or fixed squares), fixes the order (the ``initiative`` mechanic,
+or a fixed order), then runs turns -- each living character acting once by
+the ``action`` mechanic -- with the ``stall`` mechanic after each turn, until
+the ``end`` mechanic or the turn cap (R-TURN-9).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from referee.board import Square
+from referee.board import Square, parse_square
 from referee.catalog import Skill
+from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import act
-from referee.engine.core import Battle, BattleOver
-from referee.engine.narrowing import narrow_if_due
+from referee.engine.action import select_pattern
+from referee.engine.astcompile import compile_ast_plan, compile_pattern_condition
+from referee.engine.core import BattleOver, Resolution
+from referee.engine.mechanics.registry import build_mechanics
 from referee.engine.rng import BattleRng, Rng
-from referee.engine.rules import EMPTY_PLAN, PlanRules
-from referee.engine.setup import draw_square, roll_initiative
+from referee.engine.clauses import EMPTY_PLAN, PlanRules
+from referee.engine.setup import draw_square
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter, PatternSpec
+from referee.mapgraph import MapGraph
+from referee.plan import ast as A
+from referee.ruleset import Ruleset
 
 __all__ = ["Combatant", "BattleSetup", "BattleRecord", "resolve_battle"]
+
+
+class PatternSheet(Protocol):
+    """What the engine reads of a sheet's pattern (R-PAT-1); an optional
+    ``condition_text`` (or a compiled ``when``, in tests) is read by
+    ``astcompile.compile_pattern_condition``."""
+
+    @property
+    def elements(self) -> Sequence[Element]: ...
+
+
+class CharacterSheetLike(Protocol):
+    """What the engine reads of a character sheet (``referee.sheet.CharacterSheet``
+    or a test's own): name, body, max HP, patterns and skill ids in sheet order."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def body(self) -> int: ...
+
+    @property
+    def max_hp(self) -> int: ...
+
+    @property
+    def patterns(self) -> Sequence[PatternSheet]: ...
+
+    @property
+    def skills(self) -> Sequence[str]: ...
 
 
 @dataclass(frozen=True)
@@ -35,8 +70,8 @@ class Combatant:
     optional ``setup``.
     """
 
-    sheet: Any
-    plan: Any
+    sheet: CharacterSheetLike
+    plan: A.Plan | PlanRules | None
     team: str
     square: Square | None = None
     hp: int | None = None
@@ -62,14 +97,12 @@ class BattleRecord:
         return [e.to_json() for e in self.events]
 
 
-def _fighter(c: Combatant, index: int, ruleset: Any, catalog_by_id: Mapping[str, Skill],
+def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[str, Skill],
              allies: Sequence[str] = ()) -> Fighter:
-    from referee.engine.plancompile import compile_pattern_condition, compile_plan
-
     sheet = c.sheet
     skills = tuple(catalog_by_id[s] for s in sheet.skills)
     plan = c.plan if isinstance(c.plan, PlanRules) else (
-        EMPTY_PLAN if c.plan is None else compile_plan(c.plan, ruleset, allies))
+        EMPTY_PLAN if c.plan is None else compile_ast_plan(c.plan, ruleset, allies))
     patterns = tuple(
         PatternSpec(tuple(p.elements), compile_pattern_condition(p, sheet, ruleset))
         for p in sheet.patterns
@@ -81,24 +114,25 @@ def _fighter(c: Combatant, index: int, ruleset: Any, catalog_by_id: Mapping[str,
                    skills, patterns, plan)
 
 
-def resolve_battle(setup: BattleSetup, ruleset: Any, seed: int | str, *, rng: Rng | None = None) -> BattleRecord:
+def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng: Rng | None = None) -> BattleRecord:
     """Resolve ``setup`` under ``ruleset`` with ``seed`` to the end.
+
+    The ruleset's ``mechanics:`` block names the implementations called at
+    each point (R-VAR-1): the initiative at setup or each turn, the action
+    for each living character in order, the stall breaker after each turn.
 
     :param rng: a test double (``ScriptedRng``) replacing the seeded streams.
     """
-    from referee.mapgraph import MapGraph
-
+    mechanics = build_mechanics(ruleset.mechanics)
     catalog_by_id = {s.id: s for s in ruleset.catalog.skills}
     teams = {t: tuple(c.sheet.name for c in setup.combatants if c.team == t) for t in (WHITE, BLACK)}
     fighters = [_fighter(c, i, ruleset, catalog_by_id, teams.get(c.team, ()))
                 for i, c in enumerate(setup.combatants)]
     spec = ruleset.map
-    from referee.board import parse_square
-
-    graph = MapGraph(width=spec.width, height=spec.height, adjacency=spec.adjacency,
+    graph = MapGraph(width=spec.width, height=spec.height, adjacency=mechanics.movement.adjacency,
                      blocked=frozenset(parse_square(s) for s in spec.blocked))
-    state = BattleState(fighters, graph)
-    b = Battle(state, ruleset, rng if rng is not None else BattleRng(seed))
+    state = BattleState(fighters, graph, mechanics.range)
+    b = Resolution(state, ruleset, mechanics, rng if rng is not None else BattleRng(seed))
     b.emit(E.BattleStart(turn=0, seed=seed, ruleset=ruleset.name,
                          white=tuple(f.name for f in fighters if f.team == WHITE),
                          black=tuple(f.name for f in fighters if f.team == BLACK)))
@@ -108,31 +142,29 @@ def resolve_battle(setup: BattleSetup, ruleset: Any, seed: int | str, *, rng: Rn
             f.square = draw_square(b, f)
         b.emit(E.Placed(turn=0, actor=f.name, team=f.team, square=f.square, hp=f.hp, max_hp=f.max_hp,
                         drawn=drawn, rule="R-SETUP-1" if drawn else "setup"))
-    from referee.engine.action import select_pattern
-
     for f in fighters:  # R-PAN-5: passives are readied from the first hit
         select_pattern(b, f)
-    every_turn = getattr(ruleset.initiative, "reroll", "once_per_battle") == "every_turn"
+    initiative = mechanics.initiative
     try:
         if setup.order is not None:
             state.order = [state.by_name[n] for n in setup.order]
             b.emit(E.ActionOrder(turn=0, order=tuple(setup.order), fixed=True))
-        elif not every_turn:
-            state.order = roll_initiative(b, fighters)
+        elif not initiative.each_turn:
+            state.order = initiative.order(b, fighters)
             b.emit(E.ActionOrder(turn=0, order=tuple(f.name for f in state.order), fixed=False))
         b.check_end()
         for turn in range(1, ruleset.turn_limit + 1):
             state.turn = turn
             b.emit(E.TurnStart(turn=turn))
-            if every_turn and setup.order is None:
-                state.order = roll_initiative(b, state.living())
+            if initiative.each_turn and setup.order is None:
+                state.order = initiative.order(b, state.living())
                 b.emit(E.ActionOrder(turn=turn, order=tuple(f.name for f in state.order), fixed=False))
             for f in state.fighters:
                 f.acted = False
             for f in list(state.order):
                 if not f.down:  # R-TURN-1: down before its place: skipped
-                    act(b, f)
-            narrow_if_due(b)
+                    mechanics.action.act(b, f)
+            mechanics.stall.after_turn(b)
         b.finish("turn_limit", "R-TURN-9")
     except BattleOver:
         pass

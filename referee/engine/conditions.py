@@ -11,14 +11,13 @@ within the skill's range, or within distance 1 with no skill.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.board import chebyshev
 from referee.catalog import Skill
+from referee.engine.panels import can_pay
 from referee.engine.state import BattleState, Fighter
 
-__all__ = ["CondContext", "enemies_in_range", "allies_for", "readies", "acting_first"]
+__all__ = ["CondContext", "readies", "readies_class", "acting_first"]
 
 
 @dataclass(slots=True)
@@ -30,41 +29,21 @@ class CondContext:
     skill: Skill | None = None
     target: Fighter | None = None
 
-    def with_target(self, target: Fighter | None) -> "CondContext":
-        return CondContext(self.state, self.me, self.skill, target)
-
-    def subject(self, who: str) -> Fighter | None:
-        """``self`` -> me, ``target`` -> target (None if no candidate)."""
-        return self.me if who == "self" else self.target
-
-
-def enemies_in_range(ctx: CondContext) -> int:
-    """Living enemies within the skill's range (distance 1 with no skill)."""
-    r = ctx.skill.range if ctx.skill is not None else 1
-    return sum(1 for e in ctx.state.enemies_of(ctx.me) if chebyshev(e.square, ctx.me.square) <= r)
-
-
-def allies_for(ctx: CondContext) -> list[Fighter]:
-    """The ``ally`` subject's domain: army incl. self, within range if a skill."""
-    allies = ctx.state.allies_of(ctx.me)
-    if ctx.skill is None:
-        return allies
-    r = ctx.skill.range
-    return [a for a in allies if chebyshev(a.square, ctx.me.square) <= r]
-
-
-def any_ally(ctx: CondContext, test: Callable[[Fighter], bool]) -> bool:
-    return any(test(a) for a in allies_for(ctx))
-
 
 def readies(state: BattleState, f: Fighter, skill_id: str) -> bool:
     """R-PAN-4: ``f`` holds ``skill_id`` readied (cost payable now, or maintained)."""
-    from referee.engine.panels import can_pay
-
     for i, s in enumerate(f.skills):
         if s.id != skill_id or f.entry_bound(i):
             continue
         if i in f.maintained or can_pay(f, s.cost):
+            return True
+    return False
+
+
+def readies_class(f: Fighter, skill_class: str) -> bool:
+    """R-PAN-4: ``f`` holds some skill of ``skill_class`` readied."""
+    for i, s in enumerate(f.skills):
+        if skill_class in s.classes and not f.entry_bound(i) and (i in f.maintained or can_pay(f, s.cost)):
             return True
     return False
 

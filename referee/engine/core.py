@@ -1,35 +1,43 @@
 """The resolution context shared by the resolution modules.
 
-``Battle`` bundles the four things every resolution function needs -- the
-mutable :class:`BattleState`, the frozen ruleset, the RNG and the append-only
-event list -- plus the few primitives every module uses: losing and gaining
-HP, deciding downs (R-CHAR-2/2a) and the end rule (R-GOAL-1/2).
+``Resolution`` bundles what every resolution function needs -- the mutable
+:class:`BattleState`, the frozen ruleset, the mechanics it names (R-VAR-1),
+the RNG and the append-only event list -- plus the few primitives every
+module uses: losing and gaining HP, deciding downs (R-CHAR-2/2a) and ending
+the battle (the ``end`` mechanic, then R-GOAL-2).  Named apart from
+``referee.battlefile.Battle`` (a loaded battle file).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from referee.board import Square
+from referee.catalog import Skill
 from referee.engine import events as E
-from referee.engine.conditions import CondContext
+from referee.engine.mechanics.protocols import Mechanics
 from referee.engine.rng import Rng
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
+from referee.ruleset import Ruleset
+
+
+#: A damage event's cause -> the ``down`` event's cause when it took the last HP.
+_DOWN_CAUSE: dict[str, str] = {"skill": "hit", "counter": "hit"}
 
 
 class BattleOver(Exception):
     """Raised to unwind the action in progress once R-GOAL-1 ends the battle."""
 
 
-class Battle:
-    """State + ruleset + rng + events of one battle being resolved."""
+class Resolution:
+    """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "rng", "events", "result")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "_end_reached")
 
-    def __init__(self, state: BattleState, ruleset: Any, rng: Rng) -> None:
+    def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng) -> None:
         self.state = state
         self.ruleset = ruleset
+        self.mechanics = mechanics
         self.rng = rng
+        #: Asked after every use: bound once (the hot path of the walk).
+        self._end_reached = mechanics.end.reached
         self.events: list[E.Event] = []
         self.result: E.BattleResult | None = None
 
@@ -40,9 +48,6 @@ class Battle:
     @property
     def turn(self) -> int:
         return self.state.turn
-
-    def ctx(self, me: Fighter, skill: Any = None, target: Fighter | None = None) -> CondContext:
-        return CondContext(self.state, me, skill, target)
 
     # -- HP -------------------------------------------------------------------
     def lose_hp(
@@ -69,6 +74,8 @@ class Battle:
             return 0
         dealt = min(amount, target.hp)
         target.hp -= dealt
+        if dealt > 0 and target.hp == 0:
+            target.felled_by = _DOWN_CAUSE.get(cause, cause)
         self.emit(E.Damage(
             turn=self.turn, target=target.name, amount=dealt, hp_after=target.hp,
             cause=cause, actor=actor, skill=skill, element=element,
@@ -87,11 +94,14 @@ class Battle:
     # -- downs and the end rule --------------------------------------------------
     def settle_downs(self, cause: str) -> list[Fighter]:
         """R-CHAR-2/2a: everyone at 0 HP not yet down goes down now (roster
-        order): its maintained skills end and its sinkings end."""
+        order): its maintained skills end and its sinkings end.  The ``down``
+        event names what took the last HP -- a ``hit``, ``poison``, a ``wall``
+        or the ``narrowing`` -- else ``cause``, the step being settled (a
+        character set up at 0 HP, say)."""
         fallen = [f for f in self.state.fighters if f.hp <= 0 and not f.down]
         for f in fallen:
             f.down = True
-            self.emit(E.Down(turn=self.turn, target=f.name, square=f.square, cause=cause))
+            self.emit(E.Down(turn=self.turn, target=f.name, square=f.square, cause=f.felled_by or cause))
             for entry in sorted(f.maintained):
                 self.emit(E.MaintainReleased(turn=self.turn, actor=f.name, skill=f.skills[entry].id,
                                              entry=entry, cause="down", rule="R-CHAR-2"))
@@ -102,14 +112,12 @@ class Battle:
         return fallen
 
     def check_end(self) -> None:
-        """R-GOAL-1: ends the moment an army is down to a third of its start.
+        """The ``end`` mechanic (tcgt: R-GOAL-1, an army down to a third of
+        its start), asked after every change that can fell someone.
 
         :raises BattleOver: when the battle is over (the result is recorded).
         """
-        st = self.state
-        goal = self.ruleset.goal
-        reduced = [t for t in (WHITE, BLACK) if st.standing(t) <= goal.threshold(st.start_counts[t])]
-        if reduced:
+        if self._end_reached(self.state):
             self.finish("army_reduced", "R-GOAL-1")
 
     def finish(self, reason: str, rule: str) -> None:
@@ -127,7 +135,6 @@ class Battle:
         final = tuple(E.FinalCharacter(f.name, f.team, f.hp, f.square, f.down) for f in st.fighters)
         self.result = E.BattleResult(winner, reason, st.turn, final, rule)
         self.emit(E.BattleEnd(turn=st.turn, result=self.result, rule=rule))
-        st.over = True
         raise BattleOver()
 
 

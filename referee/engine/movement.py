@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from referee.board import Square, chebyshev, square_name
+from referee.board import Square, square_name
 from referee.engine import events as E
 from referee.engine.conditions import CondContext
-from referee.engine.core import Battle
+from referee.engine.core import Resolution
 from referee.engine.panels import could_pay_fresh
-from referee.engine.rules import Hold, KeepAway, MoveTo, MoveToward
+from referee.engine.rng import choose
+from referee.engine.clauses import Hold, KeepAway, MoveGoal, MoveTo, MoveToward
 from referee.engine.state import Fighter
 
 
-def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
+def move_step(b: Resolution, f: Fighter, attacked: bool) -> None:
     """R-TURN-5: R-MOVE-7 (first applying clause) else R-MOVE-3."""
     st = b.state
     clause = None
@@ -30,9 +31,9 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
     # R-MOVE-1/4 first: a character that cannot move is reported as engaged,
     # sunk or bound even when its plan says hold position, so the report gives
     # the reason that actually kept it in place (docs/decisions.md).
-    blocked = _blocked_reason(b, f)
-    if blocked:
-        _stay(b, f, blocked, line, "R-MOVE-1" if blocked != "bound" else "R-MOVE-4")
+    stuck = b.mechanics.movement.stuck(st, f)
+    if stuck is not None:
+        _stay(b, f, stuck, line, "R-MOVE-4" if stuck == "bound" else "R-MOVE-1")
         return
     if isinstance(clause, Hold):
         _stay(b, f, "hold", line, "R-MOVE-7")
@@ -44,7 +45,7 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
             return
         if clause.then_use is not None:
             skill = b.ruleset.catalog.get(clause.then_use)
-            if chebyshev(f.square, goal.square) <= skill.range:
+            if st.metric.in_range(f.square, goal.square, skill.range):
                 _stay(b, f, "in_reach", line, "R-MOVE-8")
                 return
         _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8")
@@ -59,7 +60,7 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
             return
         if clause.then_use is not None:
             skill = b.ruleset.catalog.get(clause.then_use)
-            if chebyshev(f.square, dest) <= skill.range:
+            if st.metric.in_range(f.square, dest, skill.range):
                 _stay(b, f, "in_reach", line, "R-MOVE-8")
                 return
         _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8")
@@ -76,7 +77,7 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
         _stay(b, f, "no_enemy", None, "R-MOVE-6")
         return
     r = reach(f)
-    if any(chebyshev(f.square, e.square) <= r for e in enemies):
+    if any(st.metric.in_range(f.square, e.square, r) for e in enemies):
         _stay(b, f, "in_reach", None, "R-MOVE-6")
         return
     dist = {e.name: _dist(b, f.square, e.square) for e in enemies}
@@ -86,7 +87,7 @@ def move_step(b: Battle, f: Fighter, attacked: bool) -> None:
         crowd = {e.name: sum(1 for o in enemies if o.square == e.square) for e in tied}
         most = max(crowd.values())
         tied = [e for e in tied if crowd[e.name] == most]
-    goal_f = tied[b.rng.randrange("ties", len(tied))]
+    goal_f = choose(b.rng, "ties", tied)
     _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6")
 
 
@@ -96,7 +97,7 @@ def reach(f: Fighter) -> int:
     skills), not bound, payable with every non-maintained panel unused."""
     best = 0
     for i, s in enumerate(f.skills):
-        if s.targets == "allies" or s.is_passive or s.is_maintain:
+        if s.targets_allies or s.is_passive or s.is_maintain:
             continue
         if not (s.is_attack or s.is_obstruct) or f.entry_bound(i):
             continue
@@ -105,73 +106,65 @@ def reach(f: Fighter) -> int:
     return best
 
 
-def _blocked_reason(b: Battle, f: Fighter) -> str:
+def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     st = b.state
-    if st.is_sunk(f.square):
-        return "sunk"
-    if any(e.square == f.square for e in st.enemies_of(f)):
-        return "engaged"
-    if f.bind > 0:
-        return "bound"
-    return ""
-
-
-def _toward_target(b: Battle, f: Fighter, c: MoveToward) -> Fighter | None:
-    st = b.state
-    if c.who == "named":
+    if c.who is MoveGoal.NAMED:
         t = st.by_name.get(c.name or "")
         return t if t is not None and not t.down and t is not f else None
-    if c.who == "nearest_enemy":
+    if c.who is MoveGoal.NEAREST_ENEMY:
         pool = st.enemies_of(f)
-    elif c.who == "nearest_ally":
+    elif c.who is MoveGoal.NEAREST_ALLY:
         pool = [a for a in st.allies_of(f) if a is not f]
-    else:
+    else:  # MoveGoal.ALLY_MATCHING
         pool = [a for a in st.allies_of(f) if a is not f and c.match(CondContext(st, f, None, a))]
     if not pool:
         return None
     d = {p.name: _dist(b, f.square, p.square) for p in pool}
     near = min(d.values())
     tied = [p for p in pool if d[p.name] == near]
-    return tied[b.rng.randrange("ties", len(tied))]
+    return choose(b.rng, "ties", tied)
 
 
-def _dist(b: Battle, a: Square, z: Square) -> int:
-    d = b.state.graph.distance(a, z)
+def _dist(b: Resolution, a: Square, z: Square) -> int:
+    """Route length by the movement mechanic (R-MOVE-5/6); unreachable sorts last."""
+    d = b.mechanics.movement.route_length(b.state, a, z)
     return d if d is not None else 10_000
 
 
-def _step_toward(b: Battle, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
-    steps = b.state.graph.next_steps(f.square, dest)
+def _step_toward(b: Resolution, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
+    steps = b.mechanics.movement.toward(b.state, f, dest)
     if not steps:
         _stay(b, f, "no_route", line, rule)
         return
-    step = steps[b.rng.randrange("ties", len(steps))]
+    step = choose(b.rng, "ties", steps)
     _move(b, f, step, mode, toward, line, rule)
 
 
-def _move(b: Battle, f: Fighter, to: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
+def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
     start = f.square
     f.square = to
     b.emit(E.Moved(turn=b.turn, actor=f.name, from_square=start, to_square=to, mode=mode,
                    toward=toward, line=line, rule=rule))
 
 
-def _stay(b: Battle, f: Fighter, reason: str, line: int | None, rule: str) -> None:
+def _stay(b: Resolution, f: Fighter, reason: str, line: int | None, rule: str) -> None:
     b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason=reason, line=line, rule=rule))
 
 
-def _keep_away(b: Battle, f: Fighter, line: int | None) -> None:
+def _keep_away(b: Resolution, f: Fighter, line: int | None) -> None:
     """R-MOVE-8 ``keep away from enemies``: farthest from the nearest enemy,
     then fewest enemies at that distance, staying wins ties, then R-RNG-1.
 
     Distance is route distance on the map graph, as everywhere else in
-    movement (R-MOVE-5/6); on an open rectangle it equals Chebyshev distance."""
+    movement (R-MOVE-5/6); on an open rectangle it equals Chebyshev distance.
+    The steps considered are the movement mechanic's legal steps, the same
+    every other move takes (on a 4-way map, never a diagonal)."""
     st = b.state
     enemies = st.enemies_of(f)
     if not enemies:
         _stay(b, f, "keep_away", line, "R-MOVE-8")
         return
-    options = [f.square] + [s for s in st.graph.within_range(f.square, 1) if s != f.square]
+    options = [f.square, *b.mechanics.movement.legal_steps(st, f)]
 
     def key(s: Square) -> tuple[int, int]:
         ds = [_dist(b, s, e.square) for e in enemies]
@@ -183,4 +176,4 @@ def _keep_away(b: Battle, f: Fighter, line: int | None) -> None:
         _stay(b, f, "keep_away", line, "R-MOVE-8")
         return
     tied = [s for s in options if key(s) == best]
-    _move(b, f, tied[b.rng.randrange("ties", len(tied))], "clause", "away", line, "R-MOVE-8")
+    _move(b, f, choose(b.rng, "ties", tied), "clause", "away", line, "R-MOVE-8")

@@ -2,27 +2,30 @@
 
 from __future__ import annotations
 
-from referee.board import Square, parse_rect, rect_name, square_name
+from collections.abc import Sequence
+
+from referee.board import Rect, parse_rect, rect_name
 from referee.engine import events as E
-from referee.engine.core import Battle
+from referee.engine.core import Resolution
+from referee.engine.rng import choose
+from referee.mechanicspec import NarrowingStage
 
 
-def narrow_if_due(b: Battle) -> None:
+def narrow_if_due(b: Resolution, schedule: Sequence[NarrowingStage]) -> None:
     """After turn N (a stage of the ruleset's schedule): push everyone in a
     removed area to its clamped kept area, all together; then each pushed
     character takes its body in damage (not a hit); sinkings of removed areas
     end; the map loses the removed areas; then one R-GOAL-1 check."""
     st = b.state
-    stages = [s for s in b.ruleset.narrowing if s.after_turn == st.turn]
+    stages = [s for s in schedule if s.after_turn == st.turn]
     if not stages:
         return
     stage = stages[0]
     st.narrowing_stage += 1
     rect = parse_rect(stage.keep)
     if stage.keep_one_of:
-        squares = rect.squares()
-        one = squares[b.rng.randrange("ties", len(squares))]
-        rect = parse_rect(f"{_n(one)}-{_n(one)}")
+        one = choose(b.rng, "ties", rect.squares())
+        rect = Rect(one.file, one.rank, one.file, one.rank)
     b.emit(E.Narrowing(turn=st.turn, stage=st.narrowing_stage, kept=rect_name(rect)))
     pushed = []
     for f in st.fighters:
@@ -42,7 +45,3 @@ def narrow_if_due(b: Battle) -> None:
         b.lose_hp(f, f.body, "narrowing", rule="R-NARROW-2")
     b.settle_downs("narrowing")
     b.check_end()
-
-
-def _n(sq: Square) -> str:
-    return square_name(sq)

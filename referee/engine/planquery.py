@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from referee.catalog import Skill
 from referee.engine.conditions import CondContext
-from referee.engine.rules import Clause, NeverUse, UseOnly
+from referee.engine.clauses import Clause, Maintain, NeverUse, PlanFlag, UseOnly
 from referee.engine.state import BattleState, Fighter
 
 
-def has_flag(state: BattleState, f: Fighter, flag: str) -> bool:
-    """``friendly fire`` / ``counter allies`` / ``heal even when unhurt``."""
+def has_flag(state: BattleState, f: Fighter, flag: PlanFlag) -> bool:
+    """Whether an active clause switching ``flag`` on holds now."""
     flags = f.plan.flags
     if not flags:
         return False
@@ -57,5 +57,30 @@ def gate_blocking(
         if isinstance(c, NeverUse) and holds:
             return c
         if isinstance(c, UseOnly) and not holds:
+            return c
+    return None
+
+
+def release_clause(state: BattleState, f: Fighter, skill: Skill) -> Clause | None:
+    """R-TURN-4's one keep/release decision for maintained ``skill``: read
+    top-down over the active clauses naming it, the first that *applies*
+    decides -- ``release X when C`` applies only while C holds (release);
+    ``maintain X when C`` always applies (keep while C holds, else release).
+    No clause applies: kept.  Returns the clause that says release, or None.
+
+    The same decision serves the maintenance step and a maintain entry tried
+    in the walk (R-PLAN-3: a start it would release at once is held back), so
+    the two can never disagree."""
+    keeps = f.plan.keeps
+    if not keeps:
+        return None
+    ctx = CondContext(state, f, skill)
+    for c in keeps:
+        if c.skill != skill.id or not f.clause_active(c.line):
+            continue
+        holds = c.when(ctx)
+        if isinstance(c, Maintain):
+            return None if holds else c
+        if holds:
             return c
     return None

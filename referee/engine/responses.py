@@ -13,27 +13,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.board import Direction, chebyshev
+from referee.board import Direction
 from referee.catalog import Reaction, Skill
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.core import Battle
+from referee.engine.core import Resolution
+from referee.engine.draws import draw_chance
+from referee.engine.hooks import EFFECTS
+from referee.engine.mechanics.protocols import Outcome
 from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, has_flag, is_stacked
+from referee.engine.rng import choose
+from referee.engine.clauses import PlanFlag
 from referee.engine.state import Fighter, Sink
+from referee.engine.uses import Use
 
 DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
-
-
-@dataclass(slots=True)
-class Use:
-    """One declared use: its user, skill, entry and fixed targets (R-KNOCK-5)."""
-
-    user: Fighter
-    skill: Skill
-    entry: int
-    targets: tuple[Fighter, ...]
-    user_fell: bool = False
 
 
 @dataclass(slots=True)
@@ -54,7 +49,7 @@ class HitRecord:
     fired: list[Fired] = field(default_factory=list)
 
 
-def pay_passive(b: Battle, owner: Fighter, entry: int, skill: Skill) -> tuple[int, ...] | None:
+def pay_passive(b: Resolution, owner: Fighter, entry: int, skill: Skill) -> tuple[int, ...] | None:
     """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts."""
     if owner.active is None:
         return None
@@ -67,9 +62,9 @@ def pay_passive(b: Battle, owner: Fighter, entry: int, skill: Skill) -> tuple[in
     return panels
 
 
-def _answers(b: Battle, owner: Fighter, other: Fighter) -> bool:
+def _answers(b: Resolution, owner: Fighter, other: Fighter) -> bool:
     """R-PLAN-2: obstructs and counters answer enemies, or allies on order."""
-    return other.team != owner.team or has_flag(b.state, owner, "counter allies")
+    return other.team != owner.team or has_flag(b.state, owner, PlanFlag.COUNTER_ALLIES)
 
 
 def _reaction_entries(owner: Fighter, trigger: str) -> list[tuple[int, Skill, Reaction]]:
@@ -84,14 +79,14 @@ def _reaction_entries(owner: Fighter, trigger: str) -> list[tuple[int, Skill, Re
 # ----------------------------------------------------------------- (1) obstruct
 
 
-def obstruct(b: Battle, use: Use, target: Fighter) -> bool:
+def obstruct(b: Resolution, use: Use, target: Fighter) -> bool:
     """R-TURN-3 (1): a readied obstruct passive of ``target`` cancels the use
     against it.  Returns True when cancelled."""
     user = use.user
     for i, s, r in _reaction_entries(target, "skill_used_on_owner"):
         if not r.cancel and not r.sink_area:
             continue
-        if chebyshev(target.square, user.square) > s.range or not _answers(b, target, user):
+        if not b.state.metric.in_range(target.square, user.square, s.range) or not _answers(b, target, user):
             continue
         if gate_blocking(b.state, target, s, user) is not None:
             continue
@@ -112,7 +107,7 @@ def obstruct(b: Battle, use: Use, target: Fighter) -> bool:
 # ----------------------------------------------------------------- (2) defences
 
 
-def defend(b: Battle, owner: Fighter, attacker: Fighter, element: Element | None, rec: HitRecord) -> int:
+def defend(b: Resolution, owner: Fighter, attacker: Fighter, element: Element | None, rec: HitRecord) -> int:
     """R-TURN-3 (2), R-SK-1a: every different applicable defence fires once
     (stacked: every usable entry), in skill-list order; readied ones pay,
     maintained ones apply free.  Returns the total reduction."""
@@ -151,12 +146,12 @@ def defend(b: Battle, owner: Fighter, attacker: Fighter, element: Element | None
 # ----------------------------------------------------------------- (4) knockback
 
 
-def push(b: Battle, victim: Fighter, away_from: Fighter, actor: str, skill: str, rule: str) -> None:
+def push(b: Resolution, victim: Fighter, away_from: Fighter, actor: str, skill: str, rule: str) -> None:
     """R-KNOCK-1..4: one area directly away; range 0: a drawn direction;
     off the field: stay and take 1 typeless wall damage."""
     direction: Direction | None = None
     if victim.square == away_from.square:
-        direction = DIRECTIONS[b.rng.randrange("knockback", len(DIRECTIONS))]
+        direction = choose(b.rng, "knockback", DIRECTIONS)
     kb = b.state.graph.knockback(away_from.square, victim.square, direction)
     if direction is None:
         dx = (victim.square.file > away_from.square.file) - (victim.square.file < away_from.square.file)
@@ -170,30 +165,17 @@ def push(b: Battle, victim: Fighter, away_from: Fighter, actor: str, skill: str,
         b.lose_hp(victim, 1, "wall", actor=actor, skill=skill, rule="R-KNOCK-3")
 
 
-def _chance(b: Battle, user: Fighter, skill: Skill, target: Fighter, effect: str, chance: object) -> bool:
-    """One R-RNG-1 chance draw, recorded when a draw is made."""
-    from referee.catalog import Chance
-
-    assert isinstance(chance, Chance)
-    if chance.is_certain:
-        return True
-    ok = b.rng.chance("chances", chance.probability)
-    b.emit(E.ChanceRoll(turn=b.turn, actor=user.name, skill=skill.id, target=target.name, effect=effect,
-                        numerator=chance.numerator, denominator=chance.denominator, success=ok))
-    return ok
-
-
-def owner_knockbacks(b: Battle, rec: HitRecord, owner: Fighter, attacker: Fighter) -> None:
+def owner_knockbacks(b: Resolution, rec: HitRecord, owner: Fighter, attacker: Fighter) -> None:
     """Aqua Form's own knockback: drawn after the hit's own chances (R-RNG-1)."""
     for fired in rec.fired:
         kb = fired.reaction.knockback_owner
         if kb is None or owner.down:
             continue
-        if _chance(b, owner, fired.skill, owner, "knockback", kb.chance):
+        if draw_chance(b, owner.name, fired.skill.id, owner.name, "knockback", kb.chance):
             push(b, owner, attacker, owner.name, fired.skill.id, "R-KNOCK-1")
 
 
-def owner_heals(b: Battle, rec: HitRecord, owner: Fighter) -> None:
+def owner_heals(b: Resolution, rec: HitRecord, owner: Fighter) -> None:
     for fired in rec.fired:
         if fired.reaction.heal_owner > 0:
             b.gain_hp(owner, fired.reaction.heal_owner, owner.name, fired.skill.id, cause="defence")
@@ -202,7 +184,7 @@ def owner_heals(b: Battle, rec: HitRecord, owner: Fighter) -> None:
 # ----------------------------------------------------------------- (5) counters
 
 
-def counters(b: Battle, owner: Fighter, attacker: Fighter, element: Element | None, printed: int,
+def counters(b: Resolution, owner: Fighter, attacker: Fighter, element: Element | None, printed: int,
              rec: HitRecord) -> None:
     """R-TURN-3 (5): each counter of ``owner``, in skill-list order, against
     ``attacker`` only, hit by hit, each checking range (R-RANGE-3, R-KNOCK-5)."""
@@ -237,14 +219,14 @@ def counters(b: Battle, owner: Fighter, attacker: Fighter, element: Element | No
                 b.emit(E.CounterMissed(turn=b.turn, actor=owner.name, skill=s.id, target=attacker.name,
                                        reason="attacker_down", rule="R-CHAR-2a"))
                 break
-            if chebyshev(owner.square, attacker.square) > s.range:
+            if not b.state.metric.in_range(owner.square, attacker.square, s.range):
                 b.emit(E.CounterMissed(turn=b.turn, actor=owner.name, skill=s.id, target=attacker.name,
                                        reason="out_of_range"))
                 continue
             counter_hit(b, owner, s, attacker, amount, r.counter.element)
 
 
-def counter_hit(b: Battle, owner: Fighter, skill: Skill, victim: Fighter, amount: int,
+def counter_hit(b: Resolution, owner: Fighter, skill: Skill, victim: Fighter, amount: int,
                 element: Element) -> None:
     """One counter hit on ``victim``: its defences apply (and Aqua Form's heal
     and knockback), never its counters or obstructs (R-TURN-3, R-SK-1a)."""
@@ -259,10 +241,12 @@ def counter_hit(b: Battle, owner: Fighter, skill: Skill, victim: Fighter, amount
 # ----------------------------------------------------------------- the sequence
 
 
-def resolve_target(b: Battle, use: Use, target: Fighter) -> None:
-    """Everything one use does to one of its targets (R-TURN-3, R-TURN-3a)."""
-    from referee.engine.hooks import EFFECTS
-
+def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
+    """Everything one use does to one of its targets (R-TURN-3, R-TURN-3a):
+    (1) obstructs; then for an attack the ``hit`` mechanic's check (tcgt:
+    always hits, R-SK-1a) -- a miss ends the use against this target --, (2)
+    defences and (3) the ``damage`` mechanic's amount less reductions; heals,
+    effects, (4) knockbacks, (5) counters."""
     if target.down:
         return
     user, skill = use.user, use.skill
@@ -271,23 +255,29 @@ def resolve_target(b: Battle, use: Use, target: Fighter) -> None:
     rec = HitRecord()
     hit = skill.is_attack
     element = skill.element
+    mechanics = b.mechanics
+    printed = 0
     if hit:
+        check = mechanics.hit.check(b, use, target)
+        if check.outcome is Outcome.MISS:
+            return
+        printed = mechanics.damage.damage(b, use, target, check)
         reduce = defend(b, target, user, element, rec)
-        dealt = b.lose_hp(target, skill.damage - reduce, "skill", actor=user.name, skill=skill.id,
-                          element=element.value, printed=skill.damage,
-                          reduced=min(reduce, skill.damage), rule="R-TURN-3")
+        dealt = b.lose_hp(target, printed - reduce, "skill", actor=user.name, skill=skill.id,
+                          element=element.value, printed=printed,
+                          reduced=min(reduce, printed), rule="R-TURN-3")
     else:
         dealt = 0
     if skill.heal > 0:
-        b.gain_hp(target, skill.heal, user.name, skill.id)
+        b.gain_hp(target, mechanics.damage.heal(b, use, target), user.name, skill.id)
     for effect in skill.effects:
         EFFECTS[effect.kind](b, use, target, effect, dealt)
     owner_heals(b, rec, target)
     # (4) knockback: the skill's own chance and direction, then Aqua Form's
     if skill.knockback is not None and not target.down:
-        if _chance(b, user, skill, target, "knockback", skill.knockback.chance):
+        if draw_chance(b, user.name, skill.id, target.name, "knockback", skill.knockback.chance):
             push(b, target, user, user.name, skill.id, "R-KNOCK-1")
     owner_knockbacks(b, rec, target, user)
     # (5) counters
     if hit:
-        counters(b, target, user, element, skill.damage, rec)
+        counters(b, target, user, element, printed, rec)

@@ -1,11 +1,16 @@
-"""The battle's only source of luck (R-RNG-1).
+"""The battle's only source of luck (R-RNG-1, R-VAR-2).
 
-Five named streams, each ``random.Random(f"{seed}:{name}")``, so that a new
+Named streams, each ``random.Random(f"{seed}:{name}")``, so that a new
 draw in one place (say an extra knockback direction) does not reshuffle the
-draws of another (say initiative).  Only two draw forms exist:
+draws of another (say initiative): R-RNG-1's five, and the variants' ``checks``
+(every die of a check), ``damage`` (damage and heal dice) and ``area`` (rolled
+target counts) of R-VAR-2 -- a tcgt battle never draws from those three, so
+adding them moved no tcgt draw.  Only two draw forms exist:
 
 * a *chance p*: ``stream.random() < p``, no draw when p is 0 or 1;
-* a *choice* among n candidates: ``stream.randrange(n)``, no draw when n == 1.
+* a *choice* among n candidates: ``stream.randrange(n)``, no draw when n == 1;
+
+and a *die* of n faces is a choice among its faces, ``1 + randrange(n)``.
 
 This is the only module of the package that imports :mod:`random`
 (a test greps for it).  ``ScriptedRng`` replaces the streams in scenario
@@ -19,10 +24,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Protocol, TypeVar
 
-__all__ = ["STREAMS", "BattleRng", "Rng", "ScriptedRng", "RngScriptError"]
+__all__ = ["STREAMS", "TCGT_STREAMS", "VARIANT_STREAMS", "BattleRng", "Rng", "ScriptedRng", "RngScriptError",
+           "choose"]
 
 #: The five streams of R-RNG-1, in the order the rule lists them.
-STREAMS: tuple[str, ...] = ("setup", "initiative", "ties", "chances", "knockback")
+TCGT_STREAMS: tuple[str, ...] = ("setup", "initiative", "ties", "chances", "knockback")
+#: The variants' dice streams (R-VAR-2).
+VARIANT_STREAMS: tuple[str, ...] = ("checks", "damage", "area")
+STREAMS: tuple[str, ...] = TCGT_STREAMS + VARIANT_STREAMS
 
 T = TypeVar("T")
 
@@ -36,10 +45,24 @@ class Rng(Protocol):
     def randrange(self, stream: str, n: int) -> int:
         """An index in ``range(n)`` (R-RNG-1 *choice*); 0 without a draw if n == 1."""
 
+    def die(self, stream: str, faces: int) -> int:
+        """One die of ``faces`` faces, ``1 + randrange(faces)`` (R-VAR-2); 1
+        without a draw for a one-faced die."""
+
 
 def _check_stream(stream: str) -> None:
     if stream not in STREAMS:
         raise ValueError(f"unknown RNG stream {stream!r}; expected one of {STREAMS}")
+
+
+def _without_draw(stream: str, p: Fraction | float) -> bool | None:
+    """A chance's outcome when R-RNG-1 makes no draw (p <= 0 or p >= 1), else None."""
+    _check_stream(stream)
+    if p <= 0:
+        return False
+    if p >= 1:
+        return True
+    return None
 
 
 class BattleRng:
@@ -62,11 +85,9 @@ class BattleRng:
 
     def chance(self, stream: str, p: Fraction | float) -> bool:
         """``random() < p``; no draw when p <= 0 or p >= 1 (R-RNG-1)."""
-        _check_stream(stream)
-        if p <= 0:
-            return False
-        if p >= 1:
-            return True
+        certain = _without_draw(stream, p)
+        if certain is not None:
+            return certain
         self.draws[stream] += 1
         return self._streams[stream].random() < p
 
@@ -82,6 +103,14 @@ class BattleRng:
             return 0
         self.draws[stream] += 1
         return self._streams[stream].randrange(n)
+
+    def die(self, stream: str, faces: int) -> int:
+        """``1 + randrange(faces)``: the same draw as a choice among the faces.
+
+        >>> BattleRng(7).die("checks", 1)  # no draw for one face
+        1
+        """
+        return 1 + self.randrange(stream, faces)
 
 
 def choose(rng: Rng, stream: str, candidates: Sequence[T]) -> T:
@@ -101,7 +130,8 @@ class ScriptedRng:
     """Test double: returns scripted outcomes per stream, in order.
 
     ``script`` maps a stream name to outcomes: booleans for chances, ints for
-    choices.  Draws that R-RNG-1 skips (p in {0, 1}, n == 1) consume nothing,
+    choices (an index) and for dice (the face shown, 1..faces, so a variant
+    scenario reads ``{"checks": [6, 6, 1]}`` as the dice on the table).  Draws that R-RNG-1 skips (p in {0, 1}, n == 1) consume nothing,
     exactly like :class:`BattleRng`.  A draw with an empty script falls back
     to ``default_chance`` / index 0 when ``strict`` is False, and raises
     :class:`RngScriptError` when it is True.
@@ -132,28 +162,34 @@ class ScriptedRng:
         return None
 
     def chance(self, stream: str, p: Fraction | float) -> bool:
-        _check_stream(stream)
-        if p <= 0:
-            return False
-        if p >= 1:
-            return True
+        certain = _without_draw(stream, p)
+        if certain is not None:
+            return certain
         value = self._next(stream)
         outcome = self.default_chance if value is None else bool(value)
         self.log.append((stream, "chance", outcome))
         return outcome
 
     def randrange(self, stream: str, n: int) -> int:
+        return self._scripted(stream, n, 0, "choice")
+
+    def die(self, stream: str, faces: int) -> int:
+        return self._scripted(stream, faces, 1, "die")
+
+    def _scripted(self, stream: str, n: int, first: int, kind: str) -> int:
+        """The next scripted outcome among ``first .. first + n - 1`` (an index
+        for a choice, a face for a die); none consumed when n == 1."""
         _check_stream(stream)
         if n < 1:
-            raise ValueError("a choice needs at least one candidate")
+            raise ValueError(f"a {kind} needs at least one outcome")
         if n == 1:
-            return 0
+            return first
         value = self._next(stream)
-        index = 0 if value is None else int(value)
-        if not 0 <= index < n:
-            raise RngScriptError(f"scripted choice {index} out of range({n}) on {stream!r}")
-        self.log.append((stream, "choice", index))
-        return index
+        outcome = first if value is None else int(value)
+        if not first <= outcome < first + n:
+            raise RngScriptError(f"scripted {kind} {outcome} is not in {first}..{first + n - 1} on {stream!r}")
+        self.log.append((stream, kind, outcome))
+        return outcome
 
     def remaining(self) -> dict[str, int]:
         """Outcomes not yet consumed, per stream (tests assert they were all used)."""

@@ -10,15 +10,12 @@ areas, the turn and the current (possibly narrowed) map.  The frozen
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from referee.board import Square, chebyshev
+from referee.board import Rect, Square
 from referee.catalog import Skill
 from referee.elements import Element
-from referee.engine.rules import Condition, PlanRules
-
-if TYPE_CHECKING:
-    from referee.mapgraph import MapGraph
+from referee.engine.mechanics.metric import RangeMetric
+from referee.engine.clauses import Condition, PlanRules
+from referee.mapgraph import MapGraph
 
 WHITE = "white"
 BLACK = "black"
@@ -65,8 +62,7 @@ class Fighter:
     __slots__ = (
         "name", "team", "index", "body", "max_hp", "hp", "square", "down",
         "skills", "patterns", "plan", "panels", "active", "maintained",
-        "bind", "freeze", "skill_binds", "clause_binds", "acted", "down_reported",
-        "bound_lines",
+        "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
     )
 
     def __init__(
@@ -91,7 +87,6 @@ class Fighter:
         self.hp = hp
         self.square = square
         self.down = False
-        self.down_reported = False
         self.skills = skills
         self.patterns = patterns
         self.plan = plan
@@ -110,13 +105,11 @@ class Fighter:
         self.clause_binds: dict[int, int] = {}
         #: Whether it has acted in the current turn ("acting first").
         self.acted = False
-        self.bound_lines: frozenset[int] = frozenset()
+        #: What took its last HP (``hit``, ``poison``, ``wall``, ``narrowing``):
+        #: the cause its ``down`` event names (R-CHAR-2).
+        self.felled_by: str | None = None
 
     # -- views ---------------------------------------------------------------
-    @property
-    def alive(self) -> bool:
-        return not self.down
-
     @property
     def hp_lost(self) -> int:
         return self.max_hp - self.hp
@@ -153,16 +146,17 @@ class BattleState:
     """Everything that changes during a battle."""
 
     fighters: list[Fighter]
-    graph: "MapGraph"
+    graph: MapGraph
+    #: The ruleset's range metric (R-RANGE-1): every range is read in it.
+    metric: RangeMetric
     turn: int = 0
     order: list[Fighter] = field(default_factory=list)
     sinks: list[Sink] = field(default_factory=list)
     narrowing_stage: int = 0
     start_counts: dict[str, int] = field(default_factory=dict)
-    over: bool = False
     by_name: dict[str, Fighter] = field(default_factory=dict)
     #: The kept rectangle after a narrowing (R-NARROW-4), else None.
-    kept: Any = None
+    kept: Rect | None = None
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
@@ -181,7 +175,8 @@ class BattleState:
         return [g for g in self.fighters if not g.down and g.team == f.team]
 
     def is_sunk(self, sq: Square) -> bool:
-        return any(s.square == sq for s in self.sinks)
+        sinks = self.sinks
+        return bool(sinks) and any(s.square == sq for s in sinks)
 
     def is_engaged(self, f: Fighter) -> bool:
         """An enemy in its area, or its area sunk (R-MOVE-1, R-ST-SINK)."""
@@ -192,10 +187,6 @@ class BattleState:
             if g.square == sq and g.team != team and not g.down:
                 return True
         return False
-
-    def in_range(self, a: Fighter, b: Fighter, r: int) -> bool:
-        """R-RANGE-1: within Chebyshev distance r."""
-        return chebyshev(a.square, b.square) <= r
 
     def standing(self, team: str) -> int:
         return sum(1 for f in self.fighters if f.team == team and not f.down)

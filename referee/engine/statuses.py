@@ -8,78 +8,131 @@ record it as an event.  Durations count the bearer's actions (R-ST-1).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from referee.catalog import Effect
+from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.core import Battle, release
-from referee.engine.state import Fighter
+from referee.engine.core import Resolution, release
+from referee.engine.draws import draw_chance
+from referee.engine.state import Fighter, Panel
 
 
-def inflict(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:
+@dataclass(slots=True)
+class Infliction:
+    """One ``status`` effect landing on one target, and its two possible events."""
+
+    b: Resolution
+    user: Fighter
+    skill_id: str
+    target: Fighter
+    effect: Effect
+
+    def applied(self, index: int | None, pattern: int | None, duration: int | None, rule: str) -> None:
+        e = self.effect
+        self.b.emit(E.StatusApplied(turn=self.b.turn, target=self.target.name, status=e.status or "",
+                                    object=e.object or "", index=index, pattern=pattern, duration=duration,
+                                    actor=self.user.name, skill=self.skill_id, rule=rule))
+
+    def none(self, reason: str, rule: str) -> None:
+        e = self.effect
+        self.b.emit(E.StatusNoEffect(turn=self.b.turn, target=self.target.name, status=e.status or "",
+                                     object=e.object or "", reason=reason, actor=self.user.name,
+                                     skill=self.skill_id, rule=rule))
+
+
+def _bind_character(x: Infliction) -> None:
+    """R-ST-BIND on the character: no move; again keeps the larger count."""
+    x.target.bind = max(x.target.bind, x.effect.duration or 0)
+    x.applied(None, None, x.target.bind, "R-ST-BIND")
+
+
+def _freeze(x: Infliction) -> None:
+    """R-ST-FREEZE / R-ST-2: Freeze covers only the next action however often inflicted."""
+    x.target.freeze = 1
+    x.applied(None, None, 1, "R-ST-FREEZE")
+
+
+def _bind_skill(x: Infliction) -> None:
+    """R-ST-BIND on the first unbound entry in sheet order; "again on the same
+    object keeps the larger count" cannot arise: a bound entry is skipped.
+    A maintained entry bound is released."""
+    target, dur = x.target, x.effect.duration
+    for i in range(len(target.skills)):
+        if not target.entry_bound(i):
+            target.skill_binds[i] = dur or 0
+            x.applied(i, None, dur, "R-ST-BIND")
+            if i in target.maintained:
+                x.b.emit(E.MaintainReleased(turn=x.b.turn, actor=target.name, skill=target.skills[i].id,
+                                            entry=i, cause="bound", rule="R-ST-BIND"))
+                release(target, i)
+            return
+    x.none("every entry is bound" if target.skills else "no skills", "R-ST-BIND")
+
+
+def _bind_clause(x: Infliction) -> None:
+    """R-ST-BIND on the first unbound plan clause (by line)."""
+    target = x.target
+    for c in target.plan.clauses:
+        if target.clause_active(c.line):
+            target.clause_binds[c.line] = x.effect.duration or 0
+            x.applied(c.line, None, x.effect.duration, "R-ST-BIND")
+            return
+    x.none("no unbound clause" if target.plan.clauses else "no plan", "R-ST-BIND")
+
+
+def _on_leftmost_panel(x: Infliction, rule: str, eligible: Callable[[Panel], bool],
+                       mark: Callable[[Panel], None], duration: int | None, when_none: str) -> None:
+    """The leftmost ``eligible`` panel of the active pattern takes the status."""
+    target = x.target
+    if target.active is None:
+        x.none("no active pattern", rule)
+        return
+    for i, p in enumerate(target.panels[target.active]):
+        if eligible(p):
+            mark(p)
+            x.applied(i, target.active, duration, rule)
+            return
+    x.none(when_none, "R-ST-2")
+
+
+def _poison(x: Infliction) -> None:
+    """R-ST-POISON on the leftmost unpoisoned panel of the active pattern."""
+    def poison(p: Panel) -> None:
+        p.poisoned = True
+    _on_leftmost_panel(x, "R-ST-POISON", lambda p: not p.poisoned, poison, None, "every panel is poisoned")
+
+
+def _change(x: Infliction) -> None:
+    """R-ST-CHANGE on the leftmost panel of the active pattern not reading wind."""
+    turns = x.effect.duration or 0
+
+    def change(p: Panel) -> None:
+        p.changed = turns
+    _on_leftmost_panel(x, "R-ST-CHANGE", lambda p: p.element is not Element.WIND, change,
+                       x.effect.duration, "every panel is wind")
+
+
+#: (status, object) -> how it lands: exactly the pairs the catalogue accepts
+#: (``referee.catalog.STATUS_OBJECTS``; a test keeps the two in step).
+INFLICTIONS: dict[tuple[str, str], Callable[[Infliction], None]] = {
+    ("bind", "character"): _bind_character,
+    ("bind", "skill"): _bind_skill,
+    ("bind", "clause"): _bind_clause,
+    ("freeze", "character"): _freeze,
+    ("poison", "panel"): _poison,
+    ("change", "panel"): _change,
+}
+
+
+def inflict(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:
     """Apply one ``status`` effect to ``target`` (R-ST-1, R-ST-2, R-ST-BIND,
     R-ST-POISON, R-ST-FREEZE, R-ST-CHANGE)."""
-    status, obj, dur = effect.status or "", effect.object or "", effect.duration
-    turn = b.turn
-
-    def applied(index: int | None, pattern: int | None, duration: int | None, rule: str) -> None:
-        b.emit(E.StatusApplied(turn=turn, target=target.name, status=status, object=obj, index=index,
-                               pattern=pattern, duration=duration, actor=user.name, skill=skill_id, rule=rule))
-
-    def none(reason: str, rule: str) -> None:
-        b.emit(E.StatusNoEffect(turn=turn, target=target.name, status=status, object=obj, reason=reason,
-                                actor=user.name, skill=skill_id, rule=rule))
-
-    if status == "bind" and obj == "character":
-        target.bind = max(target.bind, dur or 0)
-        applied(None, None, target.bind, "R-ST-BIND")
-    elif status == "freeze":
-        # R-ST-2: Freeze covers only the next action however often inflicted.
-        target.freeze = 1
-        applied(None, None, 1, "R-ST-FREEZE")
-    elif status == "bind" and obj == "skill":
-        # The first unbound entry in sheet order; "again on the same object
-        # keeps the larger count" cannot arise: a bound entry is skipped.
-        for i in range(len(target.skills)):
-            if not target.entry_bound(i):
-                target.skill_binds[i] = dur or 0
-                applied(i, None, dur, "R-ST-BIND")
-                if i in target.maintained:
-                    b.emit(E.MaintainReleased(turn=turn, actor=target.name, skill=target.skills[i].id,
-                                              entry=i, cause="bound", rule="R-ST-BIND"))
-                    release(target, i)
-                return
-        none("every entry is bound" if target.skills else "no skills", "R-ST-BIND")
-    elif status == "bind" and obj == "clause":
-        for c in target.plan.clauses:
-            if target.clause_active(c.line):
-                target.clause_binds[c.line] = dur or 0
-                applied(c.line, None, dur, "R-ST-BIND")
-                return
-        none("no unbound clause" if target.plan.clauses else "no plan", "R-ST-BIND")
-    elif status == "poison":
-        if target.active is None:
-            none("no active pattern", "R-ST-POISON")
-            return
-        for i, p in enumerate(target.panels[target.active]):
-            if not p.poisoned:
-                p.poisoned = True
-                applied(i, target.active, None, "R-ST-POISON")
-                return
-        none("every panel is poisoned", "R-ST-2")
-    elif status == "change":
-        if target.active is None:
-            none("no active pattern", "R-ST-CHANGE")
-            return
-        for i, p in enumerate(target.panels[target.active]):
-            if p.element.value != "wind":
-                p.changed = dur or 0
-                applied(i, target.active, dur, "R-ST-CHANGE")
-                return
-        none("every panel is wind", "R-ST-2")
-    else:  # pragma: no cover - the schema admits nothing else
-        none(f"unknown status {status}/{obj}", "R-ST-1")
+    INFLICTIONS[(effect.status or "", effect.object or "")](Infliction(b, user, skill_id, target, effect))
 
 
-def tick(b: Battle, f: Fighter) -> None:
+def tick(b: Resolution, f: Fighter) -> None:
     """R-ST-1: count down every status of ``f`` at the end of its action."""
     turn = b.turn
 
@@ -113,7 +166,7 @@ def tick(b: Battle, f: Fighter) -> None:
                     expired("change", "panel", i, pi, "R-ST-CHANGE")
 
 
-def cleanse(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:
+def cleanse(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:
     """R-ST-CLEANSE: remove the first status found (``scope: one``) or every
     status (``scope: all``) among the objects, statuses and patterns the
     catalogue names.  Statuses on the character itself are never touched."""
@@ -137,13 +190,9 @@ def cleanse(b: Battle, user: Fighter, skill_id: str, target: Fighter, effect: Ef
         found = found[:1]
     if not found:
         return
-    if effect.scope == "one" and not effect.chance.is_certain:
-        ok = b.rng.chance("chances", effect.chance.probability)
-        b.emit(E.ChanceRoll(turn=b.turn, actor=user.name, skill=skill_id, target=target.name,
-                            effect="cleanse", numerator=effect.chance.numerator,
-                            denominator=effect.chance.denominator, success=ok, rule="R-ST-CLEANSE"))
-        if not ok:
-            return
+    if effect.scope == "one" and not draw_chance(b, user.name, skill_id, target.name, "cleanse", effect.chance,
+                                                 rule="R-ST-CLEANSE"):
+        return
     for status, where, index, pattern in found:
         if where == "skill" and index is not None:
             target.skill_binds.pop(index, None)

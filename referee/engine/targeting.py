@@ -8,27 +8,25 @@ when a pick is actually needed.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
-from referee.board import chebyshev
+from referee.board import Square
 from referee.catalog import Skill
 from referee.engine.conditions import CondContext
-from referee.engine.core import Battle
+from referee.engine.core import Resolution
 from referee.engine.events import EXTEND_MAX
+from referee.engine.mechanics.metric import RangeMetric
 from referee.engine.panels import plan_extension
 from referee.engine.planquery import has_flag
-from referee.engine.rules import NEAREST, Condition, Extend, Preference
+from referee.engine.rng import choose
+from referee.engine.clauses import NEAREST, Condition, PlanFlag, Preference, PreferenceKind
 from referee.engine.state import BattleState, Fighter
+from referee.engine.uses import Choice
 
 
-def may_target(user: Fighter, skill: Skill, other: Fighter) -> bool:
-    """R-RANGE-4: heal-only skills take the user or allies, others enemies."""
-    return (other.team == user.team) if skill.targets == "allies" else (other.team != user.team)
-
-
-def preference_for(b: Battle, user: Fighter, skill: Skill) -> Preference:
+def preference_for(b: Resolution, user: Fighter, skill: Skill) -> Preference:
     """R-PLAN-5: ``with X target P`` beats ``target P``; default nearest."""
     general: Preference | None = None
     ctx = CondContext(b.state, user, skill)
@@ -42,37 +40,34 @@ def preference_for(b: Battle, user: Fighter, skill: Skill) -> Preference:
     return general or NEAREST
 
 
-def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleState | None = None,
+def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleState,
                    skill: Skill | None = None) -> tuple[int, int]:
-    """Sort key, smaller first: (the preference's key, distance) -- R-PLAN-4.
-    ``state``/``skill`` are needed only by ``ally_with`` (its test reads the
-    candidate as ``target``)."""
-    us, cs = user.square, c.square
-    d = max(abs(us.file - cs.file), abs(us.rank - cs.rank))  # R-RANGE-1 Chebyshev
+    """Sort key, smaller first: (the preference's key, distance in the range
+    metric) -- R-PLAN-4.  ``skill`` is read only by ``ally_with`` (its test
+    reads the candidate as ``target``)."""
+    d = state.metric.distance(user.square, c.square)
     k = pref.kind
-    if k == "nearest":
+    if k is PreferenceKind.NEAREST:
         first = 0
-    elif k == "lowest_hp":
+    elif k is PreferenceKind.LOWEST_HP:
         first = c.hp
-    elif k == "highest_hp":
+    elif k is PreferenceKind.HIGHEST_HP:
         first = -c.hp
-    elif k == "most_hp_lost":
+    elif k is PreferenceKind.MOST_HP_LOST:
         first = -c.hp_lost
-    elif k == "least_hp_lost":
+    elif k is PreferenceKind.LEAST_HP_LOST:
         first = c.hp_lost
-    elif k == "named":
+    elif k is PreferenceKind.NAMED:
         first = 0 if c.name == pref.name else 1
-    elif k == "farthest":
+    elif k is PreferenceKind.FARTHEST:
         first = -d
-    elif k == "ally_with":
-        ok = pref.match is not None and state is not None and pref.match(CondContext(state, user, skill, c))
+    else:  # PreferenceKind.ALLY_WITH
+        ok = pref.match is not None and pref.match(CondContext(state, user, skill, c))
         first = 0 if ok else 1
-    else:
-        first = 0
     return (first, d)
 
 
-def pick(b: Battle, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
+def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
          skill: Skill | None = None) -> list[Fighter]:
     """Pick up to ``n`` from ``pool`` (roster order) by preference, ties drawn."""
     keyed = [(preference_key(user, pref, c, b.state, skill), c) for c in pool]
@@ -80,13 +75,13 @@ def pick(b: Battle, user: Fighter, pref: Preference, pool: Sequence[Fighter], n:
     while keyed and len(out) < n:
         best = min(k for k, _ in keyed)
         tied = [c for k, c in keyed if k == best]
-        chosen = tied[b.rng.randrange("ties", len(tied))] if len(tied) > 1 else tied[0]
+        chosen = choose(b.rng, "ties", tied)
         out.append(chosen)
         keyed = [(k, c) for k, c in keyed if c is not chosen]
     return out
 
 
-def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState | None = None,
+def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
          skill: Skill | None = None) -> list[Fighter]:
     """Deterministic preference order (ties in roster order) for reporting."""
     return sorted(pool, key=lambda c: (preference_key(user, pref, c, state, skill), c.index))
@@ -98,22 +93,21 @@ class Candidates:
     reason: str  # "" when some remain; else no_target / heal_guard
 
 
-def candidates(b: Battle, user: Fighter, skill: Skill, filters: Sequence[tuple[Condition, bool]]) -> Candidates:
+def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tuple[Condition, bool]]) -> Candidates:
     """R-PLAN-4: living characters in range the skill may target, less
     R-PLAN-1's unhurt and the plan's restrictions and target conditions.
     ``filters``: (condition on target, keep-when-true) from use clauses."""
     st = b.state
-    heals = skill.targets == "allies"
+    heals = skill.targets_allies
     allies_too = not heals and admits_allies(b, user, skill)
-    team, r = user.team, skill.range
-    uf, ur = user.square.file, user.square.rank
-    # R-RANGE-1 (Chebyshev, inlined: the hottest loop of the walk) and R-RANGE-4.
+    team, r, here = user.team, skill.range, user.square
+    in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
     pool = [c for c in st.fighters
             if not c.down and ((c.team == team) is heals or (allies_too and c is not user))
-            and abs(c.square.file - uf) <= r and abs(c.square.rank - ur) <= r]
+            and in_range(here, c.square, r)]
     if not pool:
         return Candidates([], "no_target")
-    if skill.targets == "allies" and not has_flag(st, user, "heal even when unhurt"):
+    if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
         pool = [c for c in pool if c.hp_lost > 0]
         if not pool:
             return Candidates([], "heal_guard")
@@ -123,7 +117,7 @@ def candidates(b: Battle, user: Fighter, skill: Skill, filters: Sequence[tuple[C
     return Candidates(pool, "" if pool else "no_target")
 
 
-def admits_allies(b: Battle, user: Fighter, skill: Skill) -> bool:
+def admits_allies(b: Resolution, user: Fighter, skill: Skill) -> bool:
     """R-EXT-9: an unextended use targets an ally only when a clause names
     allies -- an active ``only target`` clause for this skill admitting them.
     The user itself is never the target of its own attack (docs/decisions.md)."""
@@ -137,7 +131,7 @@ def admits_allies(b: Battle, user: Fighter, skill: Skill) -> bool:
     return False
 
 
-def restrict(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter]) -> list[Fighter]:
+def restrict(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter]) -> list[Fighter]:
     """``never target X`` / ``only target ...`` clauses (R-PLAN-4)."""
     st = b.state
     for c in user.plan.restricts:
@@ -149,7 +143,7 @@ def restrict(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter]) -> lis
     return pool
 
 
-def requested_extras(b: Battle, user: Fighter, skill: Skill) -> int | None:
+def requested_extras(b: Resolution, user: Fighter, skill: Skill) -> int | None:
     """R-EXT-7: 0 (no order), N, or None for ``max``; first applying clause."""
     if not skill.can_extend:
         return 0
@@ -160,15 +154,7 @@ def requested_extras(b: Battle, user: Fighter, skill: Skill) -> int | None:
     return 0
 
 
-@dataclass(slots=True)
-class Choice:
-    targets: list[Fighter]
-    panels: tuple[int, ...]
-    requested: int
-    extended: int
-
-
-def choose_targets(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter],
+def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
                    base: tuple[int, ...]) -> Choice:
     """The primary and extras of one use (R-PLAN-4, R-EXT-1..9)."""
     pref = preference_for(b, user, skill)
@@ -182,12 +168,12 @@ def choose_targets(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter],
     return Choice(primary, base, requested, 0)
 
 
-def _extended_choice(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter], base: tuple[int, ...],
+def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], base: tuple[int, ...],
                      requested: int, pref: Preference) -> Choice | None:
     st = b.state
     assert user.active is not None
     panels = user.panels[user.active]
-    per = math.ceil(skill.level / 2)
+    per = skill.extension_cost
     affordable = len(plan_extension(panels, skill.cost, per, 99, base)) // per if per else 0
     if affordable == 0:
         return None
@@ -195,25 +181,26 @@ def _extended_choice(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter]
     # R-EXT-4: while engaged, every target of an extended use is in the user's area.
     # R-EXT-9: an ally is never an extra of a skill that targets enemies (even
     # when ``only target allies`` put allies among the candidates).
-    heals = skill.targets == "allies"
+    heals = skill.targets_allies
     extras_pool = [c for c in pool if (not engaged or c.square == user.square)
                    and (heals or c.team != user.team)]
     primaries = list(extras_pool)
-    allies_ok = skill.targets != "allies" and has_flag(st, user, "friendly fire")
+    allies_ok = not skill.targets_allies and has_flag(st, user, PlanFlag.FRIENDLY_FIRE)
     ally_primaries: list[Fighter] = []
     if allies_ok:
         ally_primaries = [a for a in st.fighters if not a.down and a.team == user.team and a is not user
-                          and chebyshev(a.square, user.square) <= skill.range
+                          and st.metric.in_range(user.square, a.square, skill.range)
                           and (not engaged or a.square == user.square)]
         ally_primaries = restrict(b, user, skill, ally_primaries)
 
+    keyed = [(g, g.square) for g in extras_pool]
+
     def group(p: Fighter) -> list[Fighter]:
-        # R-EXT-2/3/5: in range of the user, within 1 of the primary, never the user.
-        return [g for g in extras_pool if g is not p and g is not user and chebyshev(g.square, p.square) <= 1]
+        return list(extension_group(st.metric, user.square, p.square, skill.range, engaged, keyed, exclude=(p, user)))
 
     def value(p: Fighter) -> tuple[int, int]:
         k = min(requested, len(group(p)), affordable)
-        hits = k + (1 if p.team != user.team or skill.targets == "allies" else 0)
+        hits = k + (1 if p.team != user.team or skill.targets_allies else 0)
         return hits, k
 
     best_enemy = max((value(p)[0] for p in primaries), default=0)
@@ -231,3 +218,54 @@ def _extended_choice(b: Battle, user: Fighter, skill: Skill, pool: list[Fighter]
     extras = pick(b, user, pref, group(primary), k, skill)
     paid = plan_extension(panels, skill.cost, per, len(extras), base)
     return Choice([primary, *extras], base + paid, requested, len(extras))
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+def extension_group(
+    metric: RangeMetric,
+    user_square: Square,
+    primary_square: Square,
+    skill_range: int,
+    user_engaged: bool,
+    candidates: Sequence[tuple[K, Square]],
+    *,
+    exclude: Collection[Hashable] = (),
+) -> tuple[K, ...]:
+    """R-EXT-8: the keys of ``candidates`` that R-EXT-2..5 allow as extra targets.
+
+    ``candidates`` are (key, square) pairs in roster order (a key is anything
+    hashable: a name, a fighter); the result keeps that order. A candidate
+    qualifies when it is within the skill's range of the user *and* within
+    distance 1 of the primary (R-EXT-2), both in the ruleset's range metric,
+    so a group is not transitive: with range 2 from e4, a primary at e5
+    groups d5 and f6, a primary at d5 does not reach f6. With range 0 both
+    conditions mean the user's own area (R-EXT-3). While the user is engaged,
+    every target, the primary included, comes from the user's own area
+    (R-EXT-4): if the primary is elsewhere the group is empty (the use may
+    still be made unextended there).
+
+    Who the user and the primary are cannot be told from squares (an ally
+    may share the user's area), so this function never guesses: leave them
+    out of ``candidates`` or name their keys in ``exclude``. R-EXT-5 (the
+    user is never in its own group) and "each character at most one target of
+    a use" (R-TURN-3) are kept that way. Which candidates may be targeted at
+    all (living, R-RANGE-4, plan restrictions) is the caller's filter.
+
+    An empty group also results when the primary itself is out of the
+    skill's range: such a use is not legal (R-RANGE-2), so nothing extends it.
+
+    :raises ValueError: for a negative range.
+    """
+    if skill_range < 0:
+        raise ValueError(f"a range is 0 or more, not {skill_range}")
+    if not metric.in_range(user_square, primary_square, skill_range):
+        return ()
+    if user_engaged:
+        if primary_square != user_square:
+            return ()
+        return tuple(key for key, sq in candidates if sq == user_square and key not in exclude)
+    in_range = metric.in_range
+    return tuple(key for key, sq in candidates
+                 if in_range(user_square, sq, skill_range) and in_range(primary_square, sq, 1) and key not in exclude)

@@ -308,14 +308,15 @@ class WrittenReport(EventVisitor):
             self._item(self._m("rules.narrowing", turns=turns), 0)
         else:
             self._item(word(self.lang, "rules.narrowing_none"), 0)
-        ini = rules["initiative"]
-        self._item(self._m("rules.initiative", dice=ini["dice"], sides=ini["sides"],
-                           reroll=word(self.lang, f"rules.reroll.{ini['reroll']}")), 0)
-        num, den = rules["goal"]
-        self._item(self._m("rules.goal", num=num, den=den), 0)
-        variants = rules.get("variants") or []
-        self._item(self._m("rules.variants", variants=self._list(variants)) if variants
-                   else word(self.lang, "rules.variants_none"), 0)
+        ini = rules.get("initiative")
+        if ini:
+            self._item(self._m("rules.initiative", dice=ini["dice"], sides=ini["sides"],
+                               reroll=word(self.lang, f"rules.reroll.{ini['reroll']}")), 0)
+        if rules.get("goal"):
+            num, den = rules["goal"]
+            self._item(self._m("rules.goal", num=num, den=den), 0)
+        mechanics = rules.get("mechanics") or {}
+        self._item(self._m("rules.mechanics", mechanics=self._list(f"{slot} {kind}" for slot, kind in mechanics.items())), 0)
 
     def _flush_boards(self, final: bool = False) -> None:
         if not self._start_board_done:

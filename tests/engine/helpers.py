@@ -20,7 +20,7 @@ from referee.elements import parse_pattern
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord, BattleSetup, Combatant, resolve_battle
 from referee.engine.rng import ScriptedRng
-from referee.engine.rules import Clause, PlanRules
+from referee.engine.clauses import Clause, PlanRules
 
 
 @dataclass(frozen=True)

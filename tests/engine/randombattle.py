@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 from referee.engine.battle import BattleSetup, Combatant
-from referee.engine.rules import Extend, Flag, PlanRules, TargetPref, Preference
+from referee.engine.clauses import Extend, Flag, PlanFlag, PlanRules, Preference, PreferenceKind, TargetPref
 
 try:
     from .helpers import TestPattern, TestSheet
@@ -82,9 +82,9 @@ def random_setup(draw: Any, size: int, text_plans: bool = False) -> BattleSetup:
         if draw(2):
             clauses.append(Extend(line=1, skill=skills[0], count=None if draw(2) else 1))
         if draw(3) == 0:
-            clauses.append(Flag(line=2, flag="friendly fire"))
+            clauses.append(Flag(line=2, flag=PlanFlag.FRIENDLY_FIRE))
         if draw(3) == 0:
-            clauses.append(TargetPref(line=3, preference=Preference("lowest_hp")))
+            clauses.append(TargetPref(line=3, preference=Preference(PreferenceKind.LOWEST_HP)))
         sheet = TestSheet(f"{team[0]}{i}", body, reflex, intellect, 4 * body, patterns, skills)
         plan: Any = PlanRules(tuple(clauses))
         if text_plans:

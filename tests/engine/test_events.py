@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,35 @@ from referee.engine import events as E
 DOC = Path(__file__).resolve().parents[2] / "docs" / "events.md"
 
 
-def test_every_event_type_is_documented() -> None:
-    text = DOC.read_text(encoding="utf-8")
-    missing = [t for t in E.EVENT_TYPES if f"**`{t}`**" not in text and f"`{t}`**" not in text]
-    assert missing == []
+def doc_entries(text: str) -> dict[str, str]:
+    """docs/events.md's entries: ``- **`type`** ...`` up to the next entry or
+    heading, by type (``**`a`** / **`b`**`` documents both)."""
+    entries: dict[str, str] = {}
+    for block in re.split(r"\n(?=- \*\*|#)", text):
+        names = re.findall(r"\*\*`([a-z_]+)`\*\*", block.split("\n")[0])
+        for name in names:
+            entries[name] = block
+    return entries
+
+
+def test_every_event_type_and_field_is_documented() -> None:
+    """Each type has an entry naming every field it writes (``type``,
+    ``turn`` and ``rule`` are the common fields), so the page cannot fall
+    behind the dataclasses."""
+    entries = doc_entries(DOC.read_text(encoding="utf-8"))
+    missing = {}
+    for name, cls in E.EVENT_TYPES.items():
+        entry = entries.get(name, "")
+        fields = [json_name for _, json_name, _ in E.event_fields(cls) if json_name not in ("type", "turn", "rule")]
+        absent = [f for f in fields if f"`{f}`" not in entry]
+        if not entry or absent:
+            missing[name] = absent or ["(no entry)"]
+    assert missing == {}
+
+
+def test_the_doc_check_sees_a_missing_field() -> None:
+    entries = doc_entries("## X\n\n- **`down`** `target`, `square`.\n- **`pushed`** `target`.\n")
+    assert "`cause`" not in entries["down"] and "pushed" in entries
 
 
 def test_event_types_are_snake_case_and_unique() -> None:

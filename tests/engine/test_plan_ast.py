@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from referee.engine import events as E
-from referee.engine import rules as R
+from referee.engine import clauses as R
 from referee.engine.astcompile import compile_ast_plan, compile_condition_text
 from referee.engine.battle import resolve_battle
 from referee.engine.conditions import CondContext
+from referee.engine.mechanics.metric import Chebyshev
 from referee.engine.rng import ScriptedRng
 from referee.engine.state import BattleState
 from referee.plan import ast as A
@@ -64,13 +65,13 @@ def test_every_canonical_clause_compiles_to_its_engine_clause() -> None:
     assert [c.line for c in rules.clauses] == list(range(1, len(lines) + 1))
     ext = [c for c in rules.clauses if isinstance(c, R.Extend)]
     assert [(e.skill, e.count) for e in ext] == [("eruption", None), ("firecracker", 1)]
-    flags = [c.flag for c in rules.clauses if isinstance(c, R.Flag)]
+    flags = [c.flag.value for c in rules.clauses if isinstance(c, R.Flag)]
     assert flags == ["friendly fire", "counter allies", "heal even when unhurt"]
     first = rules.use_first
     assert [u.skill for u in first] == ["rest", "pressurize", "night-shrieker"]
     assert [u.targets_condition for u in first] == [False, True, False]
     moves = rules.moves
-    assert [getattr(m, "who", None) for m in moves[:3]] == ["ally_matching", "nearest_enemy", "named"]
+    assert [getattr(getattr(m, "who", None), "value", None) for m in moves[:3]] == ["ally_matching", "nearest_enemy", "named"]
     assert moves[0].then_use == "rest"  # type: ignore[attr-defined]
 
 
@@ -341,7 +342,7 @@ def test_conditions_combine_with_and_or_not(text: str, expected: bool) -> None:
 
     by_id = {s.id: s for s in rs.catalog.skills}
     fighters = [_fighter(c, i, rs, by_id) for i, c in enumerate(setup.combatants)]
-    st = BattleState(fighters, open_map(8, 8))
+    st = BattleState(fighters, open_map(8, 8), Chebyshev())
     st.turn = 1
     assert cond(CondContext(st, fighters[0])) is expected
 
@@ -352,7 +353,7 @@ def test_a_broken_pattern_condition_never_holds() -> None:
     from referee.mapgraph import open_map
 
     cond = compile_condition_text("hp <=", "<t>", 1, 1, ruleset())
-    st = BattleState([], open_map(8, 8))
+    st = BattleState([], open_map(8, 8), Chebyshev())
     assert cond(CondContext(st, None)) is False  # type: ignore[arg-type]
 
 

@@ -14,7 +14,7 @@ from referee.board import parse_square, square_name
 from referee.elements import parse_pattern
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord
-from referee.engine.rules import Hold, MoveTo, NeverUse, Release
+from referee.engine.clauses import Hold, MoveTo, NeverUse, Release
 
 from .helpers import TestPattern as Pat
 from .helpers import battle, damage_to, fighter, hp, of, run

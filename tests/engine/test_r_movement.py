@@ -17,17 +17,20 @@ from referee.board import Square, parse_square, square_name
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord, resolve_battle
 from referee.engine.rng import ScriptedRng
+from referee.mechanicspec import StepsSpec
 from referee.engine.conditions import CondContext
-from referee.engine.rules import (
+from referee.engine.clauses import (
     Condition,
     Extend,
     Hold,
     KeepAway,
     Maintain,
+    MoveGoal,
     MoveTo,
     MoveToward,
     NeverUse,
     Preference,
+    PreferenceKind,
     TargetPref,
 )
 from referee.plan import ast as A
@@ -212,7 +215,7 @@ def test_r_move_4_bind_on_a_clause_does_not_stop_movement() -> None:
 def test_r_move_5_the_route_is_recomputed_every_turn() -> None:
     """R-MOVE-5: "Recomputed every turn": chasing B up the h-file, A's steps
     follow B's new square (b1, c2, d3), not the turn-1 route along rank 1."""
-    rec = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who="named", name="B")])],
+    rec = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="B")])],
                      [fighter("B", "h1", plan=[MoveTo(line=1, square=sq("h8"))])]), turns=3)
     assert moves(rec, "B") == [(1, "h1", "h2"), (2, "h2", "h3"), (3, "h3", "h4")]
     assert moves(rec, "A") == [(1, "a1", "b1"), (2, "b1", "c2"), (3, "c2", "d3")]
@@ -309,7 +312,7 @@ def test_r_move_7_a_clause_moves_even_after_attacking_with_an_enemy_in_reach() -
     condition holds decides, whether or not the character attacked and
     whether or not an enemy is in reach"; "none holds: R-MOVE-3"."""
     rec = run(battle([fighter("A", "a1", "firecracker", "火",
-                              plan=[Hold(line=1, when=hurt), MoveToward(line=2, who="named", name="B")])],
+                              plan=[Hold(line=1, when=hurt), MoveToward(line=2, who=MoveGoal.NAMED, name="B")])],
                      [fighter("B", "c3", body=5, plan=HOLD)]))
     assert [u.skill for u in of(rec, E.SkillUsed)] == ["firecracker"]
     assert [(m.mode, m.line) for m in of(rec, E.Moved)] == [("clause", 2)]
@@ -324,7 +327,7 @@ def test_r_move_7_a_clause_moves_even_after_attacking_with_an_enemy_in_reach() -
 
 def test_r_move_8_move_toward_does_not_step_when_c_shares_its_area() -> None:
     """R-MOVE-8: `move toward C` "steps by R-MOVE-5 unless C shares its area"."""
-    rec = run(battle([fighter("A", "c3", plan=[MoveToward(line=1, who="named", name="W")]),
+    rec = run(battle([fighter("A", "c3", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="W")]),
                       fighter("W", "c3", plan=HOLD)],
                      [fighter("B", "h8", plan=HOLD)]))
     assert moves(rec, "A") == []
@@ -349,13 +352,13 @@ def test_r_move_8_then_use_stops_when_c_is_within_the_skills_range() -> None:
 def test_r_move_8_an_order_naming_a_downed_character_does_not_apply() -> None:
     """R-MOVE-8: "An order naming a downed or absent character ... does not
     apply": the next clause (`hold position`) decides."""
-    rec = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who="named", name="W"), Hold(line=2)]),
+    rec = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="W"), Hold(line=2)]),
                       fighter("W", "c3", hp=1, plan=HOLD), fighter("W2", "a8", plan=HOLD)],
                      [fighter("B", "c3", "slash", "剣", plan=HOLD)], order=["B", "A", "W2"]))
     assert [(d.target, d.turn) for d in of(rec, E.Down)] == [("W", 1)]
     assert moves(rec, "A") == []
     assert [(s.reason, s.line) for s in of(rec, E.Stayed) if s.actor == "A"] == [("hold", 2)]
-    absent = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who="named", name="Nobody"), Hold(line=2)])],
+    absent = run(battle([fighter("A", "a1", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="Nobody"), Hold(line=2)])],
                         [fighter("B", "h8", plan=HOLD)]))
     assert [(s.reason, s.line) for s in of(absent, E.Stayed) if s.actor == "A"] == [("hold", 2)]
 
@@ -406,6 +409,22 @@ def test_r_move_8_keep_away_fewest_enemies_at_that_distance_then_ties() -> None:
     assert moves(run(setup, script={"ties": [1]}), "A") == [(1, "d1", "e1")]
 
 
+def test_r_move_8_keep_away_steps_only_where_every_move_may_step() -> None:
+    """R-MOVE-1 / R-MOVE-8: `keep away` takes the same legal steps as every
+    other move (the ``movement`` mechanic's), so on a 4-way (``rook``) map it
+    never steps diagonally: from d4 with B on e5, c3 would be farthest by
+    route (4) but is a diagonal; d3 and c4 (3) tie and the draw takes d3."""
+    base = ruleset(turn_limit=1)
+    rook = replace(base, mechanics=replace(base.mechanics, movement=StepsSpec("steps", "rook")))
+    setup = battle([fighter("A", "d4", plan=[KeepAway(line=1)])], [fighter("B", "e5", plan=HOLD)])
+    rec = resolve_battle(setup, rook, 1, rng=ScriptedRng({"ties": [0]}))
+    assert moves(rec, "A") == [(1, "d4", "d3")]
+    rec = resolve_battle(setup, rook, 1, rng=ScriptedRng({"ties": [1]}))
+    assert moves(rec, "A") == [(1, "d4", "c4")]
+    king = resolve_battle(setup, base, 1, rng=ScriptedRng())
+    assert moves(king, "A") == [(1, "d4", "c3")]
+
+
 # ---------------------------------------------------------------- R-KNOCK-4
 
 
@@ -441,8 +460,8 @@ def test_r_knock_4_knockback_moves_a_character_out_of_a_sunk_area() -> None:
     """R-KNOCK-4: knockback "moves ... sunk ... characters. Leaving an ...
     sunk area frees it": W shares A's area, sunk by Skill Ensnare; E2's
     Pressurize pushes W out and W walks on, while c3 stays sunk."""
-    a_plan = [TargetPref(line=1, preference=Preference(kind="named", name="E")), Hold(line=2)]
-    e2_plan = [TargetPref(line=1, preference=Preference(kind="named", name="W")), Hold(line=2)]
+    a_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="E")), Hold(line=2)]
+    e2_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="W")), Hold(line=2)]
     setup = battle([fighter("A", "c3", "firecracker", "火", plan=a_plan),
                     fighter("W", "c3", plan=[MoveTo(line=1, square=sq("a8"))])],
                    [fighter("E", "e5", "skill-ensnare", "風地", plan=HOLD),
@@ -461,8 +480,8 @@ def test_r_knock_4_the_sunk_area_stays_sunk_when_its_sinker_is_pushed_out() -> N
     """R-KNOCK-4: knockback moves sunk characters; R-ST-SINK: the area "stays
     sunk if the user is pushed out": E2 pushes A (whose use sank c3) out, and
     W, still in c3, stays sunk."""
-    a_plan = [TargetPref(line=1, preference=Preference(kind="named", name="E")), Hold(line=2)]
-    e2_plan = [TargetPref(line=1, preference=Preference(kind="named", name="A")), Hold(line=2)]
+    a_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="E")), Hold(line=2)]
+    e2_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="A")), Hold(line=2)]
     rec = run(battle([fighter("A", "c3", "firecracker", "火", plan=a_plan),
                       fighter("W", "c3", plan=[MoveTo(line=1, square=sq("a8"))])],
                      [fighter("E", "e5", "skill-ensnare", "風地", plan=HOLD),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.engine import events as E
 from referee.engine.rng import ScriptedRng
 from referee.engine.battle import resolve_battle
-from referee.engine.rules import Hold, KeepAway, NeverUse, UseFirst
+from referee.engine.clauses import Hold, KeepAway, NeverUse, UseFirst
 
 from .helpers import battle, damage_to, fighter, hp, of, ruleset, run
 
@@ -78,6 +78,18 @@ def test_r_plan_5_never_use_when_condition_holds() -> None:
     plan = [NeverUse(line=1, skill="firecracker", when=lambda c: c.me.hp <= 20), Hold(line=2)]
     rec = run(battle([fighter("A", "c3", "firecracker", "火", plan=plan)], [fighter("B", "d4", "", plan=HOLD)]))
     assert [(p.reason, p.line) for p in of(rec, E.SkillPassed) if p.actor == "A"] == [("condition_false", 1)]
+
+
+def test_r_char_2_down_names_what_took_the_last_hp() -> None:
+    """R-CHAR-2 / issue 9: a ``down`` event says what felled the character --
+    a wall during a hit is ``wall``, not ``hit``; a narrowing ``narrowing``;
+    a skill's damage ``hit``."""
+    walled = run(battle([fighter("A", "b2", "pressurize", "風", plan=HOLD)],
+                        [fighter("B", "a1", "", hp=1, plan=HOLD), fighter("C", "h8", "", plan=HOLD)]))
+    assert [(d.target, d.cause) for d in of(walled, E.Down)] == [("B", "wall")]
+    slashed = run(battle([fighter("A", "c3", "slash", "剣", plan=HOLD)],
+                         [fighter("B", "c3", "", hp=1, plan=HOLD), fighter("C", "h8", "", plan=HOLD)]))
+    assert [(d.target, d.cause) for d in of(slashed, E.Down)] == [("B", "hit")]
 
 
 def test_r_knock_3_wall_damage() -> None:
@@ -155,7 +167,7 @@ def test_r_turn_1_initiative_three_dice_and_tie_digits() -> None:
 
     setup = battle([fighter("A", "a1", "", plan=HOLD)], [fighter("B", "h8", "", plan=HOLD)])
     setup = BattleSetup(setup.combatants, None)
-    rng = ScriptedRng({"initiative": [2, 4, 1, 2, 4, 1, 0, 5]})
+    rng = ScriptedRng({"initiative": [3, 5, 2, 3, 5, 2, 1, 6]})  # die faces (R-VAR-2)
     rec = resolve_battle(setup, ruleset(turn_limit=1), 1, rng=rng)
     rolls = {r.actor: r.value for r in of(rec, E.InitiativeRoll)}
     assert rolls == {"A": "3.521", "B": "3.526"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.engine import events as E
-from referee.engine.rules import Extend, Flag, Hold, MoveToward, PlanRules
+from referee.engine.clauses import Extend, Flag, Hold, MoveGoal, MoveToward, PlanFlag, PlanRules
 
 from .helpers import battle, damage_to, fighter, hp, of, run
 
@@ -44,7 +44,7 @@ def test_r_plan_2_kusanagi_reduces_an_allys_eruption_without_countering() -> Non
     """R-PLAN-2: counters "do not answer allies' skills unless the plan says
     `counter allies`; reductions ... always apply" -- the seed's Kusanagi
     caught in an ally's Eruption."""
-    plan = [Extend(line=1, skill="eruption", count=None), Flag(line=2, flag="friendly fire"), Hold(line=3)]
+    plan = [Extend(line=1, skill="eruption", count=None), Flag(line=2, flag=PlanFlag.FRIENDLY_FIRE), Hold(line=3)]
     rec = run(battle([fighter("A", "d4", "eruption", "火火火火", plan=plan),
                       fighter("K", "d5", "kusanagi", "火剣", plan=HOLD)],
                      [fighter("X", "c5", "", plan=HOLD), fighter("Y", "e5", "", plan=HOLD),
@@ -88,7 +88,7 @@ def test_r_ext_6_extended_use_keeps_hitting_after_its_user_falls() -> None:
 def _three_enemy_layout(friendly_fire: bool) -> list:
     plan = [Extend(line=1, skill="eruption", count=None), Hold(line=3)]
     if friendly_fire:
-        plan.append(Flag(line=2, flag="friendly fire"))
+        plan.append(Flag(line=2, flag=PlanFlag.FRIENDLY_FIRE))
     return battle([fighter("A", "d4", "eruption", "火火火火火", plan=plan),
                    fighter("M", "d5", "", body=5, plan=HOLD)],
                   [fighter("X", "c5", "", plan=HOLD), fighter("Y", "e5", "", plan=HOLD),
@@ -115,7 +115,7 @@ def test_r_ext_9_without_friendly_fire_no_ally_is_caught() -> None:
 def test_r_move_5_rest_user_at_c3_walks_d4_e5_toward_e7() -> None:
     """R-MOVE-5: "from c3 toward e7 the steps are d4, e5, e6, e7; to use Rest
     (range 2) on e7 it stops after d4, e5"."""
-    toward = MoveToward(line=1, who="ally_matching", match=lambda c: c.target.hp_lost >= 5, then_use="rest")
+    toward = MoveToward(line=1, who=MoveGoal.ALLY_MATCHING, match=lambda c: c.target.hp_lost >= 5, then_use="rest")
     rec = run(battle([fighter("R", "c3", "rest", "水", plan=[toward]),
                       fighter("H", "e7", "", body=3, hp=7, plan=HOLD)],
                      [fighter("E", "h1", "", plan=HOLD)]), turns=3)

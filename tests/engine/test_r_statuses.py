@@ -18,7 +18,7 @@ from referee.elements import parse_pattern
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord, BattleSetup, resolve_battle
 from referee.engine.rng import ScriptedRng
-from referee.engine.rules import Extend, Hold, MoveTo, NeverUse, Preference, Release, TargetPref, UseFirst
+from referee.engine.clauses import Extend, Hold, MoveTo, NeverUse, Preference, PreferenceKind, Release, TargetPref, UseFirst
 from referee.plan.parser import parse_plan
 
 from .helpers import TestPattern as Pat
@@ -350,7 +350,7 @@ def test_r_st_sink_area_counts_as_engaged_for_everyone_for_movement_and_the_plan
 
 
 def _ext_layout(sink: bool) -> BattleSetup:
-    a_plan = [TargetPref(line=1, preference=Preference(kind="named", name="E")), *HOLD]
+    a_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="E")), *HOLD]
     a2_plan = [Extend(line=1, skill="eruption", count=1), *HOLD]
     return battle([fighter("A", "c3", "firecracker" if sink else "", "火", plan=a_plan),
                    fighter("A2", "c3", "eruption", "火火火", plan=a2_plan)],
@@ -379,8 +379,8 @@ def test_r_st_sink_stays_sunk_when_its_user_is_pushed_out_until_the_users_next_a
     the start of the user's next action": A is pushed from c3 to b3; c3 stays
     sunk (A2 there cannot move); the sinking of c3 ends when A's turn-2
     action starts, and A2 walks."""
-    p_plan = [TargetPref(line=1, preference=Preference(kind="named", name="A")), only_turn("pressurize", 1, 2), *HOLD]
-    a_plan = [TargetPref(line=1, preference=Preference(kind="named", name="E")), only_turn("firecracker", 1, 2), *HOLD]
+    p_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="A")), only_turn("pressurize", 1, 2), *HOLD]
+    a_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="E")), only_turn("firecracker", 1, 2), *HOLD]
     rec = strict(battle([fighter("A", "c3", "firecracker", "火", plan=a_plan),
                          fighter("A2", "c3", "", plan=[MoveTo(line=1, square=parse_square("c1"))])],
                         [fighter("E", "e5", "skill-ensnare", "風地", plan=HOLD),
@@ -417,9 +417,9 @@ def test_r_st_sink_ends_when_its_user_is_down_even_after_being_pushed_out() -> N
     user is down, whichever comes first": A, pushed out of the sunk c3, is
     then felled; c3's sinking ends at once (B, still in c3, walks in the same
     turn)."""
-    p_plan = [TargetPref(line=1, preference=Preference(kind="named", name="A")), *HOLD]
-    k_plan = [TargetPref(line=1, preference=Preference(kind="named", name="A")), *HOLD]
-    a_plan = [TargetPref(line=1, preference=Preference(kind="named", name="E")), *HOLD]
+    p_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="A")), *HOLD]
+    k_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="A")), *HOLD]
+    a_plan = [TargetPref(line=1, preference=Preference(kind=PreferenceKind.NAMED, name="E")), *HOLD]
     rec = strict(battle([fighter("A", "c3", "firecracker", "火", hp=1, plan=a_plan),
                          fighter("W2", "h1", "", plan=HOLD),
                          fighter("B", "c3", "", plan=[MoveTo(line=1, square=parse_square("c1"))])],
@@ -442,7 +442,7 @@ def test_r_st_sink_a_user_already_down_when_ensnare_fires_sinks_nothing() -> Non
     then E's Skill Ensnare cancels it against E -- its user is already down,
     so no sinking lasts: W, in A's area, walks away in the same turn."""
     a_plan = [Extend(line=1, skill="eruption", count=1),
-              TargetPref(line=2, preference=Preference(kind="named", name="K")), *HOLD]
+              TargetPref(line=2, preference=Preference(kind=PreferenceKind.NAMED, name="K")), *HOLD]
     rec = strict(battle([fighter("A", "c3", "eruption", "火火火", hp=3, plan=a_plan),
                          fighter("W", "c3", "", plan=[MoveTo(line=1, square=parse_square("a1"))]),
                          fighter("W2", "h1", "", plan=HOLD), fighter("W3", "h2", "", plan=HOLD)],

@@ -1,7 +1,7 @@
 """The engine's compiled view of a plan: what each kind of clause asks for.
 
 The plan AST (``referee.plan.ast``) is the players' language; this module is
-the engine's vocabulary.  ``referee.engine.plancompile`` turns an AST into a
+the engine's vocabulary.  ``referee.engine.astcompile`` turns an AST into a
 :class:`PlanRules` once per battle, with every condition compiled into a
 :data:`Condition` closure, so that the hot path never walks syntax trees.
 Tests may also build :class:`PlanRules` directly.
@@ -9,6 +9,7 @@ Tests may also build :class:`PlanRules` directly.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -27,22 +28,32 @@ def always(_: "CondContext") -> bool:
     return True
 
 
+class PreferenceKind(enum.Enum):
+    """How a target preference orders candidates (R-PLAN-4); the value is
+    what the ``targets_chosen`` event records."""
+
+    NEAREST = "nearest"
+    LOWEST_HP = "lowest_hp"
+    HIGHEST_HP = "highest_hp"
+    MOST_HP_LOST = "most_hp_lost"
+    LEAST_HP_LOST = "least_hp_lost"
+    NAMED = "named"
+    FARTHEST = "farthest"
+    ALLY_WITH = "ally_with"
+
+
 @dataclass(frozen=True, slots=True)
 class Preference:
-    """A target preference (R-PLAN-4).
+    """A target preference (R-PLAN-4): ``NAMED`` puts ``name`` first,
+    ``ALLY_WITH`` the candidates for which ``match`` holds (``match`` reads
+    the candidate as ``ctx.target``); the others rank by HP or distance."""
 
-    ``kind``: ``nearest`` | ``lowest_hp`` | ``highest_hp`` | ``most_hp_lost`` |
-    ``least_hp_lost`` | ``named`` (``name`` first) | ``farthest`` |
-    ``ally_with`` (candidates for which ``match`` holds first; ``match`` reads
-    the candidate as ``ctx.target``).
-    """
-
-    kind: str = "nearest"
+    kind: PreferenceKind = PreferenceKind.NEAREST
     name: str | None = None
     match: "Condition | None" = None
 
     def describe(self) -> str:
-        return f"named {self.name}" if self.kind == "named" else self.kind
+        return f"named {self.name}" if self.kind is PreferenceKind.NAMED else self.kind.value
 
 
 NEAREST = Preference()
@@ -59,27 +70,27 @@ class Clause:
 
 
 @dataclass(frozen=True, slots=True)
-class UseFirst(Clause):
+class SkillUseClause(Clause):
+    """Base of the clauses about using skill X (R-PLAN-5): ``targets_condition``
+    when C speaks of ``target`` (it then filters X's candidates)."""
+
+    skill: str = ""
+    targets_condition: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UseFirst(SkillUseClause):
     """``use X first [when C]`` (R-PLAN-5)."""
 
-    skill: str = ""
-    targets_condition: bool = False
-
 
 @dataclass(frozen=True, slots=True)
-class UseOnly(Clause):
+class UseOnly(SkillUseClause):
     """``use X only when C``: X is tried/fires only while C holds."""
 
-    skill: str = ""
-    targets_condition: bool = False
-
 
 @dataclass(frozen=True, slots=True)
-class NeverUse(Clause):
+class NeverUse(SkillUseClause):
     """``never use X when C``."""
-
-    skill: str = ""
-    targets_condition: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +126,20 @@ class Extend(Clause):
     count: int | None = 1
 
 
+class PlanFlag(enum.Enum):
+    """The standing orders a plan may switch on (R-PLAN-2, R-EXT-9, R-PLAN-1);
+    the value is the clause as written."""
+
+    FRIENDLY_FIRE = "friendly fire"
+    COUNTER_ALLIES = "counter allies"
+    HEAL_UNHURT = "heal even when unhurt"
+
+
 @dataclass(frozen=True, slots=True)
 class Flag(Clause):
     """``friendly fire`` | ``counter allies`` | ``heal even when unhurt``."""
 
-    flag: str = ""
+    flag: PlanFlag = PlanFlag.FRIENDLY_FIRE
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,15 +163,22 @@ class Release(Clause):
     skill: str = ""
 
 
+class MoveGoal(enum.Enum):
+    """Whom ``move toward`` heads for (R-MOVE-8)."""
+
+    NEAREST_ENEMY = "nearest_enemy"
+    NEAREST_ALLY = "nearest_ally"
+    NAMED = "named"
+    ALLY_MATCHING = "ally_matching"
+
+
 @dataclass(frozen=True, slots=True)
 class MoveToward(Clause):
-    """``move toward WHO [then use S]`` (R-MOVE-8).
+    """``move toward WHO [then use S]`` (R-MOVE-8): ``NAMED`` heads for
+    ``name``, ``ALLY_MATCHING`` for the nearest ally ``match`` holds of
+    (``match`` tests ``ctx.target``)."""
 
-    ``who``: ``nearest_enemy`` | ``nearest_ally`` | ``named`` | ``ally_matching``
-    (``match`` tests ``ctx.target``).
-    """
-
-    who: str = "nearest_enemy"
+    who: MoveGoal = MoveGoal.NEAREST_ENEMY
     name: str | None = None
     match: Condition = always
     then_use: str | None = None

@@ -1,0 +1,49 @@
+"""Range metrics (R-RANGE-1): the one distance every range, reach, ``in
+range`` condition and extension group is read in.
+
+The engine never computes a distance for a range itself; it asks the battle's
+metric (``BattleState.metric``), so a ruleset naming another metric
+(``range: {kind: manhattan}``, variant-orm.md) changes every one of those
+places at once.  Route lengths for movement are the ``movement`` mechanic's.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from referee.board import Square
+
+__all__ = ["RangeMetric", "Chebyshev"]
+
+
+class RangeMetric(Protocol):
+    """A distance between two areas, and ``within r`` in that distance."""
+
+    def distance(self, a: Square, b: Square) -> int:
+        """Distance from ``a`` to ``b`` (0 for the same area)."""
+        ...
+
+    def in_range(self, a: Square, b: Square, r: int) -> bool:
+        """Whether ``b`` is within ``r`` of ``a`` (R-RANGE-1)."""
+        ...
+
+
+class Chebyshev:
+    """tcgt (R-RANGE-1): range 0 is the own area, 1 the 3x3 block around it, 2
+    the 5x5 block -- the larger of the file and rank differences."""
+
+    __slots__ = ()
+
+    # Written without abs()/max() calls: these run for every candidate of
+    # every use (the hottest loop of the walk).
+    def distance(self, a: Square, b: Square) -> int:
+        dx = a.file - b.file
+        dy = a.rank - b.rank
+        if dx < 0:
+            dx = -dx
+        if dy < 0:
+            dy = -dy
+        return dx if dx > dy else dy
+
+    def in_range(self, a: Square, b: Square, r: int) -> bool:
+        return -r <= a.file - b.file <= r and -r <= a.rank - b.rank <= r

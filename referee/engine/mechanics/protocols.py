@@ -1,0 +1,185 @@
+"""The interface of each mechanic a ruleset names (R-VAR-1), and the bundle.
+
+Every implementation is *stateless and shared*: one object serves every
+battle of a batch (and forked workers), so whatever a mechanic remembers
+during a battle lives in the battle's state, never in the object.  Each
+method receives the battle being resolved (:class:`Resolution`) and emits its
+own typed events; the engine calls them at named points, in the order of the
+rules:
+
+=============  ===========================================  =====================
+slot           called                                       tcgt (``tcgt.py``)
+=============  ===========================================  =====================
+``range``      every range, reach, ``in range``, group      Chebyshev (R-RANGE-1)
+``movement``   after the walk (R-TURN-5), keep away         one step, 8-way
+``initiative`` battle start, or each turn                   3d6 decimal (R-TURN-1)
+``action``     each living character's place in the order   the skill walk (R-TURN-2)
+``hit``        per target, after obstructs, before defences always hits (R-SK-1a)
+``damage``     per hit, before reductions; per heal         printed (R-SK-3)
+``area``       once per use: primary and extras             extension (R-EXT-*)
+``stall``      after each turn                              narrowing (R-NARROW-*)
+``end``        after every change that can fell someone     a third left (R-GOAL-1)
+=============  ===========================================  =====================
+
+``Resolution`` is imported for type checking only: it holds the bundle, and
+the bundle's methods receive it -- a context and its strategies name each
+other, and only one of the two names may be a runtime import.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from referee.board import Square
+from referee.catalog import Skill
+from referee.engine.mechanics.metric import RangeMetric
+from referee.engine.state import BattleState, Fighter
+from referee.engine.uses import Choice, Use
+from referee.mechanicspec import Adjacency
+
+if TYPE_CHECKING:
+    from referee.engine.core import Resolution
+
+__all__ = [
+    "Outcome", "Check", "HIT", "StayReason", "Movement", "Initiative", "ActionShape", "HitCheck",
+    "DamageRule", "AreaTargeting", "StallBreaker", "EndCheck", "Mechanics",
+]
+
+
+class Outcome(enum.Enum):
+    """What a hit check decided for one target."""
+
+    HIT = "hit"
+    MISS = "miss"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A hit check's result: the outcome and by how much (``margin``: for
+    damage rules that read it, e.g. variant-d20.md's margin damage)."""
+
+    outcome: Outcome
+    margin: int = 0
+
+
+#: The check of a hit that always lands (no draw, no event).
+HIT = Check(Outcome.HIT)
+
+
+#: Why a character cannot move at all (R-MOVE-1, R-MOVE-4, R-ST-SINK): the
+#: ``stayed`` event's ``reason`` as it is written.  A ``Literal`` rather than an
+#: enum: it is asked for every mover every action, and an enum's ``.value`` is
+#: a descriptor call on that path, while mypy checks a Literal just as well.
+StayReason = Literal["sunk", "engaged", "bound"]
+
+
+class Movement(Protocol):
+    """Steps and routes (R-MOVE-1..8).  *Which* clause moves a character and
+    toward what is the engine's (``engine/movement.py``); *where* a step may
+    go is this mechanic's, so ``keep away``, R-MOVE-6 and R-MOVE-8 all step
+    the same way."""
+
+    @property
+    def adjacency(self) -> Adjacency:
+        """The map's step shape, read once when the battle's map is built."""
+        ...
+
+    def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
+        """Why ``mover`` cannot move at all this action, or None."""
+        ...
+
+    def legal_steps(self, state: BattleState, mover: Fighter) -> tuple[Square, ...]:
+        """Every area one step may reach, canonical order (staying excluded)."""
+        ...
+
+    def toward(self, state: BattleState, mover: Fighter, dst: Square) -> tuple[Square, ...]:
+        """R-MOVE-5: the candidate next steps toward ``dst``; empty when there
+        or unreachable; several only when tied (the caller draws)."""
+        ...
+
+    def route_length(self, state: BattleState, src: Square, dst: Square) -> int | None:
+        """Steps from ``src`` to ``dst`` on the current map; None if unreachable."""
+        ...
+
+
+class Initiative(Protocol):
+    """The action order (R-TURN-1)."""
+
+    @property
+    def each_turn(self) -> bool:
+        """Whether the order is drawn at every turn's start (else once, at setup)."""
+        ...
+
+    def order(self, ctx: Resolution, fighters: Sequence[Fighter]) -> list[Fighter]:
+        """``fighters`` (roster order) in acting order; emits its roll events."""
+        ...
+
+
+class ActionShape(Protocol):
+    """One character's action (R-TURN-2..5, R-ST-1)."""
+
+    def act(self, ctx: Resolution, fighter: Fighter) -> None:
+        """Resolve the whole action.  :raises BattleOver: via the end check."""
+        ...
+
+
+class HitCheck(Protocol):
+    """Whether one target's share of an attack lands (R-SK-1a, R-TURN-3)."""
+
+    def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
+        """Called per target after obstructs, before defences; emits any roll."""
+        ...
+
+
+class DamageRule(Protocol):
+    """How much a hit deals before reductions, and how much a heal restores."""
+
+    def damage(self, ctx: Resolution, use: Use, target: Fighter, check: Check) -> int:
+        ...
+
+    def heal(self, ctx: Resolution, use: Use, target: Fighter) -> int:
+        ...
+
+
+class AreaTargeting(Protocol):
+    """The targets of one use: the primary, then any extras (R-PLAN-4, R-EXT-*)."""
+
+    def choose(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
+               base: tuple[int, ...]) -> Choice:
+        """From candidates ``pool`` (roster order) with the base cost paid by
+        panels ``base``; draws ties on ``ties``."""
+        ...
+
+
+class StallBreaker(Protocol):
+    """What keeps a battle from stalling (R-NARROW-*)."""
+
+    def after_turn(self, ctx: Resolution) -> None:
+        """Called once after each turn's last action."""
+        ...
+
+
+class EndCheck(Protocol):
+    """When the battle ends before the turn limit (R-GOAL-1)."""
+
+    def reached(self, state: BattleState) -> bool:
+        ...
+
+
+@dataclass(frozen=True)
+class Mechanics:
+    """One implementation per slot of ``referee.mechanicspec.SLOTS``, built
+    once per ruleset by ``registry.build_mechanics`` and shared."""
+
+    range: RangeMetric
+    movement: Movement
+    initiative: Initiative
+    action: ActionShape
+    hit: HitCheck
+    damage: DamageRule
+    area: AreaTargeting
+    stall: StallBreaker
+    end: EndCheck

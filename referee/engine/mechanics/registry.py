@@ -1,0 +1,113 @@
+"""Kind name -> implementation, per slot, and the bundle a ruleset names.
+
+The loader (``referee.mechanicspec``) knows the *names* and parameters of the
+kinds; this module knows which object runs each built one.  A new mechanic is
+one class (``protocols.py`` says what it must offer) and one line at the end
+of this file; ``tests/engine/test_mechanics.py`` fails when a kind the loader
+accepts has no implementation here.  A test double registers with
+:meth:`Registry.register` and leaves with :meth:`Registry.unregister`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from referee.engine.mechanics.metric import Chebyshev, RangeMetric
+from referee.engine.mechanics.protocols import (
+    ActionShape, AreaTargeting, DamageRule, EndCheck, HitCheck, Initiative, Mechanics, Movement, StallBreaker,
+)
+from referee.engine.mechanics.tcgt import (
+    AlwaysHits, ArmyReduced, DecimalDice, Extension, Narrowing, NoStall, PrintedDamage, SkillWalk, StepMovement,
+)
+from referee.mechanicspec import (
+    ArmyReducedSpec, DecimalDiceSpec, MechanicSpec, MechanicsSpec, NarrowingSpec, StepsSpec,
+)
+
+__all__ = ["Registry", "REGISTRIES", "build_mechanics"]
+
+T = TypeVar("T")
+S = TypeVar("S", bound=MechanicSpec)
+
+
+class Registry(Generic[T]):
+    """The implementations of one slot, by kind name."""
+
+    def __init__(self, slot: str) -> None:
+        self.slot = slot
+        self._factories: dict[str, Callable[[MechanicSpec], T]] = {}
+
+    def register(self, kind: str, factory: Callable[[MechanicSpec], T]) -> None:
+        """``factory(spec)`` builds the implementation from the typed spec.
+
+        :raises ValueError: when ``kind`` is taken.
+        """
+        if kind in self._factories:
+            raise ValueError(f"{self.slot} kind {kind!r} already has an implementation")
+        self._factories[kind] = factory
+        build_mechanics.cache_clear()
+
+    def unregister(self, kind: str) -> None:
+        self._factories.pop(kind, None)
+        build_mechanics.cache_clear()
+
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(sorted(self._factories))
+
+    def build(self, spec: MechanicSpec) -> T:
+        """:raises LookupError: for a kind with no implementation (the loader
+        refuses such rulesets, so this is a programming error)."""
+        factory = self._factories.get(spec.kind)
+        if factory is None:
+            raise LookupError(f"no implementation of {self.slot} kind {spec.kind!r}")
+        return factory(spec)
+
+
+def typed(cls: type[S], spec: MechanicSpec) -> S:
+    """``spec`` as the spec class its kind's builder makes (a factory's guard)."""
+    if not isinstance(spec, cls):
+        raise TypeError(f"{spec.kind!r} expects a {cls.__name__}, not a {type(spec).__name__}")
+    return spec
+
+
+RANGE: Registry[RangeMetric] = Registry("range")
+MOVEMENT: Registry[Movement] = Registry("movement")
+INITIATIVE: Registry[Initiative] = Registry("initiative")
+ACTION: Registry[ActionShape] = Registry("action")
+HIT: Registry[HitCheck] = Registry("hit")
+DAMAGE: Registry[DamageRule] = Registry("damage")
+AREA: Registry[AreaTargeting] = Registry("area")
+STALL: Registry[StallBreaker] = Registry("stall")
+END: Registry[EndCheck] = Registry("end")
+
+#: slot -> its registry, in ``referee.mechanicspec.SLOTS`` order.
+REGISTRIES: dict[str, Registry[object]] = {
+    r.slot: r for r in (RANGE, MOVEMENT, INITIATIVE, ACTION, HIT, DAMAGE, AREA, STALL, END)  # type: ignore[misc]
+}
+
+
+@functools.lru_cache(maxsize=64)
+def build_mechanics(spec: MechanicsSpec) -> Mechanics:
+    """The implementations ``spec`` names; built once per distinct block and
+    shared by every battle (they hold no per-battle state)."""
+    return Mechanics(
+        range=RANGE.build(spec.range), movement=MOVEMENT.build(spec.movement),
+        initiative=INITIATIVE.build(spec.initiative), action=ACTION.build(spec.action),
+        hit=HIT.build(spec.hit), damage=DAMAGE.build(spec.damage), area=AREA.build(spec.area),
+        stall=STALL.build(spec.stall), end=END.build(spec.end),
+    )
+
+
+# --------------------------------------------------------------------------- tcgt
+RANGE.register("chebyshev", lambda spec: Chebyshev())
+MOVEMENT.register("steps", lambda spec: StepMovement(typed(StepsSpec, spec).adjacency))
+INITIATIVE.register("decimal_dice", lambda spec: DecimalDice(
+    typed(DecimalDiceSpec, spec).dice, typed(DecimalDiceSpec, spec).sides, typed(DecimalDiceSpec, spec).reroll))
+ACTION.register("skill_walk", lambda spec: SkillWalk())
+HIT.register("always", lambda spec: AlwaysHits())
+DAMAGE.register("printed", lambda spec: PrintedDamage())
+AREA.register("extension", lambda spec: Extension())
+STALL.register("narrowing", lambda spec: Narrowing(typed(NarrowingSpec, spec).schedule))
+STALL.register("none", lambda spec: NoStall())
+END.register("army_reduced", lambda spec: ArmyReduced(typed(ArmyReducedSpec, spec).goal))

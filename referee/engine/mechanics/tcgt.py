@@ -1,0 +1,161 @@
+"""tcgt's own mechanics (rules.md sections A-B): the implementations
+``referee/data/rulesets/tcgt.yaml`` names.
+
+Each is a thin, stateless object over the rule's code, lifted unchanged from
+where the battle loop used to call it directly, so tcgt battles draw and emit
+exactly what they did before the seam existed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee.board import Square
+from referee.catalog import Skill
+from referee.engine import events as E
+from referee.engine.action import act
+from referee.engine.core import Resolution
+from referee.engine.mechanics.protocols import HIT, Check, StayReason
+from referee.engine.narrowing import narrow_if_due
+from referee.engine.state import BattleState, Fighter
+from referee.engine.targeting import choose_targets
+from referee.engine.uses import Choice, Use
+from referee.mechanicspec import Adjacency, Goal, NarrowingStage, Reroll
+
+__all__ = ["StepMovement", "DecimalDice", "SkillWalk", "AlwaysHits", "PrintedDamage", "Extension",
+           "Narrowing", "NoStall", "ArmyReduced"]
+
+
+@dataclass(frozen=True, slots=True)
+class StepMovement:
+    """One area per action (R-MOVE-1), on the map's steps: 8-way (``king``,
+    tcgt) or 4-way (``rook``).  Engaged, sunk or bound: no move (R-MOVE-1,
+    R-ST-SINK, R-MOVE-4)."""
+
+    adjacency: Adjacency = "king"
+
+    def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
+        if state.is_sunk(mover.square):
+            return "sunk"
+        if state.is_engaged(mover):  # an enemy in its area (its area is not sunk: see above)
+            return "engaged"
+        if mover.bind > 0:
+            return "bound"
+        return None
+
+    def legal_steps(self, state: BattleState, mover: Fighter) -> tuple[Square, ...]:
+        return state.graph.neighbours(mover.square)
+
+    def toward(self, state: BattleState, mover: Fighter, dst: Square) -> tuple[Square, ...]:
+        return state.graph.next_steps(mover.square, dst)
+
+    def route_length(self, state: BattleState, src: Square, dst: Square) -> int | None:
+        return state.graph.distance(src, dst)
+
+
+@dataclass(frozen=True, slots=True)
+class DecimalDice:
+    """R-TURN-1: ``dice`` dice read as d.dd; tied characters alone roll one
+    more digit each until all differ; higher acts first."""
+
+    dice: int = 3
+    sides: int = 6
+    reroll: Reroll = "once_per_battle"
+
+    @property
+    def each_turn(self) -> bool:
+        return self.reroll == "every_turn"
+
+    def order(self, ctx: Resolution, fighters: Sequence[Fighter]) -> list[Fighter]:
+        digits: dict[str, list[int]] = {}
+        for f in fighters:
+            digits[f.name] = [ctx.rng.die("initiative", self.sides) for _ in range(self.dice)]
+        while True:
+            groups: dict[tuple[int, ...], list[Fighter]] = {}
+            for f in fighters:
+                groups.setdefault(tuple(digits[f.name]), []).append(f)
+            tied = [f for f in fighters if len(groups[tuple(digits[f.name])]) > 1]
+            if not tied:
+                break
+            for f in tied:
+                digits[f.name].append(ctx.rng.die("initiative", self.sides))
+        for f in fighters:
+            d = digits[f.name]
+            value = f"{d[0]}." + "".join(str(x) for x in d[1:])
+            ctx.emit(E.InitiativeRoll(turn=ctx.turn, actor=f.name, dice=tuple(d), value=value))
+        return sorted(fighters, key=lambda f: (tuple(-x for x in digits[f.name]), f.index))
+
+
+@dataclass(frozen=True, slots=True)
+class SkillWalk:
+    """R-TURN-2..5: pattern and panels, the skill walk, maintenance, one
+    move, then the statuses tick (``engine/action.py``; the function itself,
+    no wrapper frame on every action)."""
+
+    act = staticmethod(act)
+
+
+@dataclass(frozen=True, slots=True)
+class AlwaysHits:
+    """R-SK-1a: a use that is not cancelled hits; no draw, no event."""
+
+    def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
+        return HIT
+
+
+@dataclass(frozen=True, slots=True)
+class PrintedDamage:
+    """R-SK-3: the catalogue's damage and heal numbers, as printed."""
+
+    def damage(self, ctx: Resolution, use: Use, target: Fighter, check: Check) -> int:
+        return use.skill.damage
+
+    def heal(self, ctx: Resolution, use: Use, target: Fighter) -> int:
+        return use.skill.heal
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """R-PLAN-4 and R-EXT-1..9: the preferred primary, and extras paid panel
+    by panel from the group around it (``engine/targeting.py``)."""
+
+    def choose(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
+               base: tuple[int, ...]) -> Choice:
+        return choose_targets(ctx, user, skill, pool, base)
+
+
+@dataclass(frozen=True, slots=True)
+class Narrowing:
+    """R-NARROW-1..4 after the scheduled turns (``engine/narrowing.py``)."""
+
+    schedule: tuple[NarrowingStage, ...]
+
+    def after_turn(self, ctx: Resolution) -> None:
+        narrow_if_due(ctx, self.schedule)
+
+
+@dataclass(frozen=True, slots=True)
+class NoStall:
+    """No stall breaker: the turn limit (R-TURN-9) alone ends a long battle
+    (``stall: {kind: none}``, as variant-orm.md names it)."""
+
+    def after_turn(self, ctx: Resolution) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyReduced:
+    """R-GOAL-1: over the moment an army's standing members are at most
+    floor(start x fraction)."""
+
+    goal: Goal
+
+    def reached(self, state: BattleState) -> bool:
+        # Asked after every use: both armies counted in one pass.
+        standing = dict.fromkeys(state.start_counts, 0)
+        for f in state.fighters:
+            if not f.down:
+                standing[f.team] += 1
+        threshold = self.goal.threshold
+        return any(standing[team] <= threshold(start) for team, start in state.start_counts.items())
