@@ -9,11 +9,13 @@ catalogue or a new ruleset is described as faithfully as the built-in ones.
 
 from __future__ import annotations
 
+from dataclasses import fields as dataclass_fields
 from typing import Any, Iterable
 
 from referee.catalog import Chance, Effect, Reaction, Skill, SkillCatalog
 from referee.diagnostics import display_width
 from referee.elements import Element
+from referee.mechanicspec import Goal, MechanicSpec, NarrowingStage
 from referee.ruleset import Ruleset
 
 __all__ = ["describe_catalog", "describe_effect", "describe_ruleset", "skill_facts"]
@@ -207,38 +209,60 @@ def _flat(value: Any, prefix: str = "") -> Iterable[tuple[str, str]]:
         yield prefix, f"[{shown}]" if isinstance(value, list) else shown
 
 
+def _spec_words(spec: MechanicSpec) -> str:
+    """One mechanic as ``kind (param value, ...)``, read from the typed spec the
+    engine is built from (R-VAR-1), so the listing cannot name rules the
+    battle does not run."""
+    params = []
+    for f in dataclass_fields(spec):
+        if f.name == "kind":
+            continue
+        value = getattr(spec, f.name)
+        if isinstance(value, tuple):
+            shown = "; ".join(_value_words(v) for v in value) or "none"
+        else:
+            shown = _value_words(value)
+        params.append(f"{f.name.replace('_', ' ')} {shown}")
+    return spec.kind + (f" ({', '.join(params)})" if params else "")
+
+
+def _value_words(value: object) -> str:
+    """A parameter value in words: a narrowing stage, a goal fraction, or as is."""
+    if isinstance(value, NarrowingStage):
+        return f"after turn {value.after_turn}: {'one square of ' if value.keep_one_of else ''}{value.keep}"
+    if isinstance(value, Goal):
+        return f"{value.numerator}/{value.denominator}"
+    return str(value)
+
+
 def describe_ruleset(ruleset: Ruleset, base: Ruleset | None = None) -> str:
-    """A ruleset in words: its description, map, limits and, when its data
-    has one, its ``mechanics:`` block; with ``base``, what it changes."""
+    """A ruleset in words: its description, map, limits and its mechanics
+    (R-VAR-1, every slot with its parameters); with ``base``, what it changes."""
     m = ruleset.map
     blocked = f", blocked {' '.join(m.blocked)}" if m.blocked else ""
-    narrowing = ", ".join(f"after turn {s.after_turn}: {'one square of ' if s.keep_one_of else ''}{s.keep}"
-                          for s in ruleset.narrowing) or "none"
-    init = ruleset.initiative
     lines = [
         f"{ruleset.name}: {ruleset.description}",
         f"  digest      {ruleset.digest[:16]}",
-        f"  map         {m.width}x{m.height}, {m.adjacency} steps{blocked}  (R-FIELD-1)",
+        f"  map         {m.width}x{m.height}{blocked}  (R-FIELD-1)",
         f"  characters  abilities sum to {ruleset.abilities.budget}, each at least {ruleset.abilities.minimum}; "
         f"HP {ruleset.hp_per_body} x body  (R-CHAR-1, R-CHAR-2)",
         f"  sheets      up to {ruleset.max_patterns_per_intellect} x intellect patterns, intellect + "
         f"{ruleset.extra_skill_entries} skill entries, {ruleset.max_clauses_per_intellect} x intellect plan clauses"
         "  (R-CHAR-3, R-CHAR-4)",
-        f"  initiative  {init.dice}d{init.sides} as a decimal number, {init.reroll.replace('_', ' ')}  (R-TURN-1)",
-        f"  end         an army down to {ruleset.goal.numerator}/{ruleset.goal.denominator} of its members; "
-        f"turn limit {ruleset.turn_limit}  (R-GOAL-1, R-TURN-9)",
-        f"  narrowing   {narrowing}  (R-NARROW-1)",
+        f"  turn limit  {ruleset.turn_limit}  (R-TURN-9)",
         f"  skills      {len(ruleset.catalog.skills)} (referee skills --ruleset {ruleset.name})",
+        "  mechanics   (R-VAR-1)",
     ]
-    data = ruleset.data if isinstance(ruleset.data, dict) else {}
-    mechanics = data.get("mechanics")
-    if isinstance(mechanics, dict) and mechanics:
-        lines.append("  mechanics   (R-VAR-1)")
-        width = max(display_width(k) for k, _ in _flat(mechanics))
-        lines += [f"    {k}{' ' * (width - display_width(k))}  {v}" for k, v in _flat(mechanics)]
+    slots = ruleset.mechanics.slots()
+    width = max(display_width(slot) for slot, _ in slots)
+    lines += [f"    {slot}{' ' * (width - display_width(slot))}  {_spec_words(spec)}" for slot, spec in slots]
     if base is not None and base.name != ruleset.name and isinstance(base.data, dict):
-        ours, theirs = dict(_flat(data)), dict(_flat(base.data))
-        changed = [k for k in ours if ours[k] != theirs.get(k) and k not in ("name", "description")]
+        data = ruleset.data if isinstance(ruleset.data, dict) else {}
+        others = {k: v for k, v in data.items() if k != "mechanics"}
+        ours, theirs = dict(_flat(others)), dict(_flat({k: v for k, v in base.data.items() if k != "mechanics"}))
+        changed = [k for k in ours if ours[k] != theirs.get(k) and k not in ("name", "description", "extends")]
         changed += [k for k in theirs if k not in ours]
+        base_slots = dict(base.mechanics.slots())
+        changed += [f"mechanics.{slot}" for slot, spec in ruleset.mechanics.slots() if spec != base_slots[slot]]
         lines.append(f"  changes from {base.name}: " + (", ".join(changed) if changed else "none"))
     return "\n".join(lines) + "\n"

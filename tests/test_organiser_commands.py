@@ -61,14 +61,16 @@ def test_rulesets_lists_the_built_in_ones_and_what_a_house_ruleset_changes(
     assert main(["rulesets"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("built-in rulesets: tcgt")
-    assert "tcgt: TCG Tactics" in out and "map         8x8, king steps" in out
-    assert "narrowing   after turn 30: b2-g7" in out and "changes from" not in out
+    assert "tcgt: TCG Tactics" in out and "map         8x8  (R-FIELD-1)" in out
+    assert "    movement    steps (adjacency king)\n" in out
+    assert "    stall       narrowing (schedule after turn 30: b2-g7; after turn 35: c3-f6;" in out
+    assert "changes from" not in out
     house = tmp_path / "house.ruleset.yaml"
     house.write_text("extends: tcgt\nname: house\ndescription: short fights\nturn_limit: 50\n"
                      "map: {blocked: [d4]}\n", encoding="utf-8")
     assert main(["rulesets", str(house)]) == 0
     out = capsys.readouterr().out
-    assert "house: short fights" in out and "blocked d4" in out and "turn limit 50" in out
+    assert "house: short fights" in out and "blocked d4" in out and "turn limit  50" in out
     assert "changes from tcgt: map.blocked, turn_limit" in out
 
 
@@ -139,19 +141,15 @@ def test_check_of_a_round_folder_says_how_many_battles_it_checked(capsys: pytest
     assert "failed: 3 battle(s) in 1 folder(s), 3 error(s)" in capsys.readouterr().err
 
 
-def test_a_mechanics_block_is_listed_whatever_it_holds() -> None:
-    """R-VAR-1: rulesets name their mechanics; ``referee rulesets`` prints the
-    block generically, so new mechanics need no code in the listing."""
-    import dataclasses
-
-    from referee.describe import describe_ruleset
-    from referee.ruleset import load_ruleset
-
-    tcgt = load_ruleset()
-    mechanics = {"range": {"kind": "manhattan"}, "hit": {"kind": "opposed_nd6", "dice_by_ability": [2, 2, 3]}}
-    variant = dataclasses.replace(tcgt, name="orm", data={**tcgt.data, "name": "orm", "mechanics": mechanics})
-    text = describe_ruleset(variant, tcgt)
-    assert "  mechanics   (R-VAR-1)\n" in text
-    assert "    range.kind           manhattan\n" in text
-    assert "    hit.dice_by_ability  [2, 2, 3]\n" in text
-    assert text.rstrip().endswith("changes from tcgt: mechanics.range.kind, mechanics.hit.kind, mechanics.hit.dice_by_ability")
+def test_the_mechanics_listed_are_the_ones_the_engine_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """R-VAR-1: ``referee rulesets`` lists every slot from the ruleset's typed
+    mechanics (the object the engine is built from), so a house ruleset that
+    swaps one mechanic shows exactly that swap."""
+    house = tmp_path / "calm.ruleset.yaml"
+    house.write_text((ROOT / "fixtures" / "house-calm.ruleset.yaml").read_text("utf-8"), encoding="utf-8")
+    assert main(["rulesets", str(house)]) == 0
+    out = capsys.readouterr().out
+    assert "  mechanics   (R-VAR-1)\n" in out
+    assert "    stall       none\n" in out and "stall       narrowing" not in out
+    assert "    range       chebyshev\n" in out and "    end         army_reduced (goal 1/3)\n" in out
+    assert out.rstrip().endswith("changes from tcgt: turn_limit, mechanics.stall")
