@@ -196,3 +196,13 @@ def test_parser_lists_all_commands() -> None:
     text = build_parser().format_help()
     for command in ("resolve", "batch", "replay", "demo"):
         assert command in text
+
+
+def test_demo_names_the_bundled_demos_when_asked_for_a_ruleset_without_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main as cli_main
+    from referee.commands.demo import bundled_demos
+
+    assert "tcgt" in bundled_demos()
+    assert cli_main(["demo", "--ruleset", "no-such-ruleset"]) == 2
+    err = capsys.readouterr().err
+    assert "no bundled demo for ruleset 'no-such-ruleset'" in err and "tcgt" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from importlib import resources
 from typing import Any
 
@@ -16,10 +17,28 @@ EXAMPLE = """examples:
   referee demo --format html -o demo.html      a page that replays the battle step by step
   referee demo --format bbcode                 a forum post (BBCode, a spoiler per turn)
   referee demo --full                          every turn in full
+  referee demo --ruleset NAME                  the bundled demo of another built-in ruleset
 
 The demo is a 3v3 battle shipped inside the package (referee/demo/): sheets,
-plans and a fixed seed, so every run prints the same report.
+plans and a fixed seed, so every run prints the same report.  Each built-in
+ruleset with a bundled demo (referee/demo/<ruleset>.battle.yaml) can be shown
+with --ruleset; without it, the tcgt demo.
 """
+
+#: The demo of the default ruleset; every other one is ``<ruleset>.battle.yaml``.
+DEFAULT_DEMO = "demo.battle.yaml"
+
+
+def bundled_demos() -> dict[str, str]:
+    """Ruleset name -> its demo's file name inside ``referee/demo/``, sorted by name."""
+    folder = resources.files("referee").joinpath("demo")
+    demos = {"tcgt": DEFAULT_DEMO}
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".battle.yaml") and name != DEFAULT_DEMO:
+            demos[name.removesuffix(".battle.yaml")] = name
+    return dict(sorted(demos.items()))
+
 
 
 def register(subparsers: Any) -> None:
@@ -30,12 +49,19 @@ def register(subparsers: Any) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--ruleset", default="tcgt", metavar="NAME",
+                        help=f"whose bundled demo to resolve: {', '.join(bundled_demos())} (default tcgt)")
     add_output_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    battle = resources.files("referee").joinpath("demo", "demo.battle.yaml")
+    demos = bundled_demos()
+    if args.ruleset not in demos:
+        print(f"referee demo: no bundled demo for ruleset {args.ruleset!r}; "
+              f"the demos are: {', '.join(demos)}", file=sys.stderr)
+        return 2
+    battle = resources.files("referee").joinpath("demo", demos[args.ruleset])
     with resources.as_file(battle) as path:
         report = resolve_file(path)
     emit(render(report, args.format, args.lang, explain=args.explain, full=args.full), args.output)
