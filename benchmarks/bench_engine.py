@@ -1,6 +1,8 @@
 """Median time per battle to the end for 3v3, 8v8 and 16v16 (issue 4).
 
-Run: ``python benchmarks/bench_engine.py [--profile]``.  Prints figures; it
+Run: ``python benchmarks/bench_engine.py [--profile] [--ruleset NAME ...]``
+(``--ruleset`` may be given several times: each built-in ruleset's 8v8 time is
+printed beside tcgt's, with the ratio -- the variants' "within 2x" goal).  Prints figures; it
 is not a timed test.  Battles are random legal ones (tests/engine/randombattle)
 with realistic plans written in the plan language (tests/engine/randombattle
 ``random_plan_text``: the canonical clauses of interfaces.md drawn up to
@@ -36,10 +38,10 @@ def setups(size: int, battles: int) -> list[Any]:
     return out
 
 
-def bench(size: int, battles: int = 21, repeat: int = 3) -> tuple[float, float, float]:
+def bench(size: int, battles: int = 21, repeat: int = 3, ruleset_name: str = "tcgt") -> tuple[float, float, float]:
     """Median ms per battle (best of ``repeat`` timings of each battle, to
     shave scheduler noise), median turns, median events."""
-    rs = ruleset()
+    rs = ruleset(ruleset_name)
     times, turns, events = [], [], []
     for i, setup in enumerate(setups(size, battles)):
         best = float("inf")
@@ -95,6 +97,13 @@ def main() -> None:
     for size in (3, 8, 16):
         ms, turns, events = bench(size)
         print(f"{size}v{size}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events)")
+    names = [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--ruleset"]
+    if names:
+        base, _, _ = bench(8)
+        for name in names:
+            ms, turns, events = bench(8, ruleset_name=name)
+            print(f"8v8 {name}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events); "
+                  f"{ms / base:.2f}x tcgt's {base:.1f} ms (goal: within 2x)")
     if "--profile" in sys.argv:
         profile()
 
