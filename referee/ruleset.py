@@ -27,6 +27,7 @@ from typing import Any, Literal, cast
 from referee.board import parse_square
 from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog, parse_catalog
 from referee.diagnostics import Diagnostic, ReferError, has_errors
+from referee.limits import MAX_TURN_LIMIT, MIN_MAP_SIDE
 from referee.yamlio import YamlDocument, load_yaml, read_yaml_file, schema_diagnostics
 
 #: Name of the default ruleset.
@@ -223,7 +224,7 @@ def _merged_data(
 ) -> tuple[dict[str, Any] | None, YamlDocument | None, list[Diagnostic]]:
     """The file's data with its ``extends`` chain merged under it."""
     shown = display if display is not None else str(path)
-    doc, diags = read_yaml_file(path, shown)
+    doc, diags = read_yaml_file(path, shown, root=root)
     if doc is None:
         return None, None, diags
     if not isinstance(doc.data, dict):
@@ -252,7 +253,8 @@ def _merged_data(
     key = str(base_path.resolve())
     if key in chain or key == str(path.resolve()):
         return None, doc, diags + [doc.diagnostic(("extends",), "extends-cycle", f"{base_ref!r} extends this ruleset again (a cycle)")]
-    base, _, base_diags = _merged_data(base_path, base_display, chain + (str(path.resolve()),), root)
+    base_root = None if is_builtin_name(base_ref) else root  # the package's own files are not confined
+    base, _, base_diags = _merged_data(base_path, base_display, chain + (str(path.resolve()),), base_root)
     if base_diags:
         diags += base_diags
     if base is None:
@@ -377,6 +379,22 @@ def _rect_xy(text: str) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
+def limit_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
+    """The ruleset-independent limits of :mod:`referee.limits`: a house
+    ruleset may not set a turn cap that never ends a battle (R-TURN-9) nor a
+    map too small for the setup and narrowing (issue 17, points 4 and 12)."""
+    data = doc.data
+    diags = []
+    if data["turn_limit"] > MAX_TURN_LIMIT:
+        diags.append(doc.diagnostic(("turn_limit",), "turn-limit-too-high",
+                                    f"turn_limit is {data['turn_limit']}; the referee allows at most {MAX_TURN_LIMIT} turns"))
+    for side in ("width", "height"):
+        if data["map"][side] < MIN_MAP_SIDE:
+            diags.append(doc.diagnostic(("map", side), "map-too-small",
+                                        f"map {side} is {data['map'][side]}; a map is at least {MIN_MAP_SIDE} squares each way"))
+    return diags
+
+
 def ruleset_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
     """Checks the schema cannot express: squares on the map, a narrowing
     schedule that only shrinks, abilities that can be bought, every one reported."""
@@ -387,6 +405,7 @@ def ruleset_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
     def on_map(x: int, y: int) -> bool:
         return 0 <= x < width and 0 <= y < height
 
+    diags += limit_diagnostics(doc)
     for i, sq in enumerate(data["map"]["blocked"]):
         if not on_map(*_square_xy(sq)):
             diags.append(doc.diagnostic(("map", "blocked", i), "off-map", f"blocked square {sq} is not on the {width}x{height} map"))

@@ -19,10 +19,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from referee.confine import PathProblem, UnsafePathError, decode_utf8, read_untrusted, read_untrusted_text
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
 from referee.ruleset import Ruleset
+from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, load_yaml, schema_diagnostics
 
 #: Ability keys accepted on sheets, each mapped to its English name (R-CHAR-1).
@@ -106,14 +108,9 @@ def load_sheet(path: str | Path, ruleset: Ruleset, root: str | Path | None = Non
     :returns: the sheet (``None`` if any error) and every diagnostic.
     """
     shown = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        return None, [Diagnostic(shown, 0, 0, "file-not-found", f"cannot read {shown}: {err.strerror or err}")]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        return None, [Diagnostic(shown, 0, 0, "encoding", f"{shown} is not UTF-8 text (byte {err.start})")]
+    text, diags = read_untrusted_text(path, root, shown=shown)
+    if text is None:
+        return None, diags
     return parse_sheet(text, shown, ruleset, Path(path).parent, root=root)
 
 
@@ -121,12 +118,12 @@ def sheet_name(path: str | Path) -> str | None:
     """The ``name`` a sheet gives, even when the sheet is invalid (``None``
     when it cannot be read at all).  Why: a battle whose sheet has an error
     still checks its ``setup`` and ``order`` against every name."""
-    try:
-        doc, _ = load_yaml(Path(path).read_bytes().decode("utf-8-sig"), str(path))
-    except (OSError, UnicodeDecodeError):
+    text, _ = read_untrusted_text(path)
+    if text is None:
         return None
+    doc, _ = load_yaml(text, str(path))
     name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
-    return name.strip() if isinstance(name, str) and name.strip() else None
+    return name.strip() if isinstance(name, str) and name_problem(name) is None else None
 
 
 def parse_sheet(
@@ -190,7 +187,10 @@ class _SheetChecker:
         text, plan_file, line_off, col_off = plan
         self.parts = _SheetParts(self.doc.file, self._conditions, skills, intellect,
                                  text, plan_file, line_off, col_off)
-        if not isinstance(name, str) or body is None or reflex is None or intellect is None or patterns is None or skills is None:
+        problem = name_problem(name, "a character's name") if isinstance(name, str) else None
+        if problem is not None:
+            self.error(("name",), "bad-name", problem)
+        if not isinstance(name, str) or problem is not None or body is None or reflex is None or intellect is None or patterns is None or skills is None:
             return None
         return CharacterSheet(
             file=self.doc.file,
@@ -382,19 +382,21 @@ class _SheetChecker:
         target = self.base_dir / rel
         shown = str(Path(self.doc.file).parent / rel)
         try:
-            inside = target.resolve().is_relative_to(self.root.resolve())
-        except OSError:
-            inside = False
-        if Path(rel).is_absolute() or not inside:
-            self.error(path, "plan-outside", f"plan path {rel!r} leaves the folder {str(self.root)!r}; give a path inside it")
+            if Path(rel).is_absolute():
+                raise UnsafePathError(PathProblem("path-outside", "absolute"))
+            raw = read_untrusted(target, self.root, shown=shown)
+        except UnsafePathError as err:
+            code = err.problem.code
+            if code == "path-outside":
+                self.error(path, "plan-outside", f"plan path {rel!r} leaves the folder {str(self.root)!r}; give a path inside it")
+            elif code == "file-not-found":
+                self.error(path, "plan-not-found", f"plan file {shown!r} does not exist (paths are relative to the sheet)")
+            else:
+                self.error(path, code, f"plan file: {err.problem.message}")
             return None, None, 0, 0
-        try:
-            text = target.read_bytes().decode("utf-8-sig")
-        except FileNotFoundError:
-            self.error(path, "plan-not-found", f"plan file {shown!r} does not exist (paths are relative to the sheet)")
-            return None, None, 0, 0
-        except (OSError, UnicodeDecodeError) as err:
-            self.error(path, "plan-unreadable", f"cannot read plan file {shown!r}: {err}")
+        text, problems = decode_utf8(raw, shown)
+        if text is None:
+            self.diags.extend(problems)
             return None, None, 0, 0
         return text, shown, 0, 0
 
