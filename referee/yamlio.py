@@ -64,16 +64,20 @@ class _PositionLoader(yaml.SafeLoader):
         self._aliases = 0
         self._depth = 0
 
+    def _mark(self) -> Any:
+        """Where the next event starts."""
+        return self.peek_event().start_mark  # type: ignore[no-untyped-call]
+
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             self._aliases += 1
             if self._aliases > MAX_YAML_ALIASES:
-                raise _LimitError(self.peek_event().start_mark  # type: ignore[no-untyped-call], "yaml-too-complex",
+                raise _LimitError(self._mark(), "yaml-too-complex",
                                   f"more than {MAX_YAML_ALIASES} aliases (*name) in one file")
         self._depth += 1
         try:
             if self._depth > MAX_YAML_DEPTH:
-                raise _LimitError(self.peek_event().start_mark  # type: ignore[no-untyped-call], "yaml-too-complex",
+                raise _LimitError(self._mark(), "yaml-too-complex",
                                   f"lists and mappings nested more than {MAX_YAML_DEPTH} deep")
             return super().compose_node(parent, index)
         finally:
