@@ -74,22 +74,33 @@ def format_diagnostic(diag: Diagnostic) -> str:
             ^
       hint: did you mean 'firecracker' (炸撃)?
     """
-    where = diag.file
+    where = _visible(diag.file)
     if diag.line:
         where += f":{diag.line}"
         if diag.column:
             where += f":{diag.column}"
-    out = [f"{where}: {diag.severity}[{diag.code}]: {diag.message}"]
+    out = [f"{where}: {diag.severity}[{diag.code}]: {_visible(diag.message)}"]
     if diag.source_line is not None and diag.line:
-        text = diag.source_line.rstrip("\n")
+        text = _visible(diag.source_line.rstrip("\n"))
         out.append("    " + text)
         if diag.column:
             # East Asian wide characters take two cells in a terminal.
             prefix = text[: diag.column - 1]
             out.append("    " + " " * display_width(prefix) + "^")
     if diag.hint:
-        out.append(f"  hint: {diag.hint}")
+        out.append(f"  hint: {_visible(diag.hint)}")
     return "\n".join(out)
+
+
+def _visible(text: str) -> str:
+    """``text`` safe for a terminal: control characters (ANSI escapes), lone
+    surrogates and direction controls quoted from a hostile file show as
+    U+FFFD, one cell each, so the caret keeps its column (issue 17, point 14)."""
+    from referee.textcheck import is_unsafe_character
+
+    if text.isprintable():
+        return text
+    return "".join("\ufffd" if ch != "\t" and is_unsafe_character(ch) else ch for ch in text)
 
 
 def format_diagnostics(diagnostics: Iterable[Diagnostic]) -> str:

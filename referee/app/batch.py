@@ -9,50 +9,29 @@ written in Markdown and JSON (``standings.md``, ``standings.json``).
 
 from __future__ import annotations
 
-import gc
-import json
-import multiprocessing
 import os
 import sys
+import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from referee.diagnostics import ReferError, format_diagnostics
-from referee.report import SUFFIXES, render
+from referee.app.outfolder import prepare_output_folder, remove_temporaries
 from referee.app.pipeline import resolve_file, write_atomic
+from referee.app.standings import BattleOutcome, standings_json, standings_markdown
+from referee.app.workers import BattleTimeout, fork_context, kill_workers, time_limit, warm_up, worker_init
+from referee.confine import UnsafePathError
+from referee.diagnostics import ReferError, format_diagnostics
+from referee.limits import BATTLE_TIME_LIMIT_SECONDS
+from referee.report import SUFFIXES, render
+from referee.textcheck import is_unsafe_character
 
-__all__ = ["BattleOutcome", "find_battles", "run_batch", "standings_markdown", "standings_json"]
+__all__ = ["BattleOutcome", "BatchInterrupted", "find_battles", "run_batch", "shown_path", "standings_markdown",
+           "standings_json"]
 
 BATTLE_SUFFIX = ".battle.yaml"
-
-
-@dataclass(frozen=True)
-class BattleOutcome:
-    """One row of the round's summary.
-
-    :param battle: path relative to the round folder (``/`` separators).
-    :param status: ``ok``, ``invalid`` (diagnostics) or ``crashed`` (a bug).
-    :param error: the diagnostics or the exception, for failed battles.
-    """
-
-    battle: str
-    status: str
-    title: str = ""
-    seed: int | str | None = None
-    winner: str = ""
-    reason: str = ""
-    turns: int = 0
-    standing: str = ""
-    reports: tuple[str, ...] = ()
-    error: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
 
 
 def find_battles(folder: str | Path) -> list[Path]:
@@ -66,64 +45,71 @@ def _report_stem(rel: str) -> str:
     return rel[: -len(BATTLE_SUFFIX)] if rel.endswith(BATTLE_SUFFIX) else rel
 
 
-def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str) -> BattleOutcome:
+def shown_path(rel: str) -> str:
+    """A relative path as standings and progress lines show it: valid UTF-8
+    (undecodable bytes of a file name become backslash escapes) with control
+    characters made visible, so a folder named with a newline cannot forge a
+    line (issue 17, point 15)."""
+    text = os.fsencode(rel).decode("utf-8", "backslashreplace")
+    return "".join(ch.encode("unicode_escape").decode("ascii") if is_unsafe_character(ch) else ch for ch in text)
+
+
+def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
+                time_limit_seconds: float | None = None) -> BattleOutcome:
     """Worker: resolve one battle, write its reports, return its summary row.
 
-    Never raises: invalid input and crashes both become outcomes.
+    Never raises: invalid input, a battle over its time limit, an unwritable
+    report and crashes all become outcomes.  Every report stays inside
+    ``outdir`` (symlinks resolved) and is written atomically.
     """
+    shown = shown_path(rel)
     try:
-        report = resolve_file(path)
+        with time_limit(time_limit_seconds):
+            report = resolve_file(path)
+            texts = [(fmt, render(report, fmt, lang)) for fmt in formats]
         written = []
         stem = _report_stem(rel)
-        for fmt in formats:
+        for fmt, text in texts:
             out = Path(outdir) / f"{stem}.{SUFFIXES[fmt]}"
-            write_atomic(out, render(report, fmt, lang))
-            written.append(out.relative_to(outdir).as_posix())
+            write_atomic(out, text, root=outdir)
+            written.append(shown_path(out.relative_to(outdir).as_posix()))
         result = report.result
         standing = {"white": 0, "black": 0}
         for c in result.final:
             if not c.down:
                 standing[c.team] = standing.get(c.team, 0) + 1
         return BattleOutcome(
-            battle=rel, status="ok", title=report.title, seed=report.seed, winner=result.winner,
+            battle=shown, status="ok", title=report.title, seed=report.seed, winner=result.winner,
             reason=result.reason, turns=result.turns, standing=f"{standing['white']}-{standing['black']}",
             reports=tuple(written))
+    except BattleTimeout as err:
+        return BattleOutcome(battle=shown, status="timed-out",
+                             error=f"{shown}: {err} (the time limit per battle); no report was written",)
     except ReferError as err:
-        return BattleOutcome(battle=rel, status="invalid", error=format_diagnostics(err.diagnostics))
+        return BattleOutcome(battle=shown, status="invalid", error=format_diagnostics(err.diagnostics))
+    except UnsafePathError as err:
+        return BattleOutcome(battle=shown, status="unwritable", error=f"report not written: {err.problem.message}")
+    except OSError as err:
+        return BattleOutcome(battle=shown, status="unwritable",
+                             error=f"report not written: {err.strerror or err} ({shown_path(str(err.filename or ''))})")
     except Exception as err:  # a bug: reported, never stops the round
         last = traceback.format_exception_only(type(err), err)[-1].strip()
-        return BattleOutcome(battle=rel, status="crashed", error=f"internal error: {last}")
+        return BattleOutcome(battle=shown, status="crashed", error=f"internal error: {last}")
 
 
-def _fork_context() -> Any:
-    """The ``fork`` start method where the platform offers it safely (Linux),
-    else ``None`` (the platform's default).
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a round, raised once partial standings are written.
 
-    Why: a forked worker inherits what the parent has already built -- the
-    LALR plan parser (about 0.5 s to build), the skill catalogue, the built-in
-    rulesets -- instead of building it again in every worker."""
-    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return None
+    :param outcomes: every battle, the unfinished ones with status ``interrupted``.
+    """
 
+    def __init__(self, outcomes: list[BattleOutcome]) -> None:
+        super().__init__("interrupted")
+        self.outcomes = outcomes
 
-def _warm_up() -> None:
-    """Build, once in the parent, what every battle needs (see _fork_context)."""
-    from referee.catalog import load_catalog
-    from referee.plan.parser import plan_parser
-    from referee.ruleset import load_ruleset
-
-    plan_parser()
-    load_catalog()
-    load_ruleset()
-    gc.freeze()  # the inherited objects stay out of every collection (and copy-on-write)
-
-
-def _worker_init() -> None:
-    """Worker processes allocate many small, acyclic event objects: move the
-    imported modules out of the collector's way and collect less often."""
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    @property
+    def finished(self) -> int:
+        return sum(o.status != "interrupted" for o in self.outcomes)
 
 
 class _Progress:
@@ -153,24 +139,54 @@ class _Progress:
         self.stream.flush()
 
 
-def _run_pool(pool: Any, tasks: list[tuple[str, str]], outdir: str, formats: tuple[str, ...], lang: str,
-              outcomes: list[BattleOutcome], bar: _Progress) -> list[tuple[str, str]]:
-    """Resolve ``tasks`` in ``pool``, adding outcomes; returns the tasks left
-    unresolved because a worker process died (the pool is then broken)."""
-    left: list[tuple[str, str]] = []
-    with pool:
-        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang): (path, rel) for path, rel in tasks}
-        for future in as_completed(futures):
-            try:
-                outcome = future.result()
-            except BrokenProcessPool:
-                left.append(futures[future])
-                continue
-            except Exception as err:  # resolve_one never raises; a pickling failure would
-                outcome = BattleOutcome(battle=futures[future][1], status="crashed", error=f"worker failed: {err}")
-            outcomes.append(outcome)
-            bar.update(outcome)
-    return sorted(left, key=lambda t: t[1])
+#: Seconds past the time limit after which the parent kills a worker that
+#: has not answered (stuck where the worker's own timer cannot reach).
+WATCHDOG_GRACE_SECONDS = 10.0
+
+_Task = tuple[str, str]
+
+
+def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ...], lang: str,
+              outcomes: list[BattleOutcome], bar: _Progress,
+              time_limit_seconds: float | None) -> tuple[list[_Task], bool]:
+    """Resolve ``tasks`` in ``pool``, adding outcomes.
+
+    :returns: the tasks left unresolved because a worker process died (the
+        pool is then broken), and whether the watchdog killed the pool (no
+        battle finished for the time limit plus a grace period).
+    :raises KeyboardInterrupt: after killing the pool's workers at once.
+    """
+    left: list[_Task] = []
+    stalled = False
+    try:
+        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, time_limit_seconds): (path, rel)
+                   for path, rel in tasks}
+        pending = set(futures)
+        last_progress = time.monotonic()
+        while pending:
+            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            now = time.monotonic()
+            if done:
+                last_progress = now
+            elif time_limit_seconds and now - last_progress > time_limit_seconds + WATCHDOG_GRACE_SECONDS:
+                stalled = True
+                kill_workers(pool)
+            for future in sorted(done, key=lambda f: futures[f][1]):
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool:
+                    left.append(futures[future])
+                    continue
+                except Exception as err:  # resolve_one never raises; a pickling failure would
+                    outcome = BattleOutcome(battle=shown_path(futures[future][1]), status="crashed",
+                                            error=f"worker failed: {err}")
+                outcomes.append(outcome)
+                bar.update(outcome)
+    except BaseException:
+        kill_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+    return sorted(left, key=lambda t: t[1]), stalled
 
 
 def run_batch(
@@ -182,92 +198,82 @@ def run_batch(
     lang: str = "en",
     progress: TextIO | None = None,
     executor_factory: Callable[[int], Any] | None = None,
+    time_limit_seconds: float | None = BATTLE_TIME_LIMIT_SECONDS,
+    replace: bool = False,
+    default_outdir: bool = False,
 ) -> list[BattleOutcome]:
     """Resolve every battle under ``folder``; write reports and the standings.
 
+    The output folder is checked and claimed first (:mod:`referee.app.outfolder`):
+    nothing runs when it cannot be written or holds another round.
+
+    :param time_limit_seconds: per battle (``None``: no limit); a battle over
+        it is listed as ``timed-out``.
+    :param replace: remove another round's reports from ``outdir`` first.
+    :param default_outdir: ``outdir`` is the round's own ``reports`` folder,
+        which must not lead outside the round.
     :returns: one outcome per battle, sorted by path.
+    :raises ReferError: the output folder cannot be used.
+    :raises BatchInterrupted: on Ctrl-C, after writing partial standings.
     """
     root = Path(folder)
-    out = Path(outdir)
+    out = prepare_output_folder(outdir, root, default=default_outdir, replace=replace)
     battles = find_battles(root)
     bar = _Progress(len(battles), progress or sys.stderr)
     outcomes: list[BattleOutcome] = []
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
-    if jobs <= 1 or len(tasks) <= 1:
-        for path, rel in tasks:
-            outcome = resolve_one(path, rel, str(out), formats, lang)
-            outcomes.append(outcome)
-            bar.update(outcome)
-    else:
-        if executor_factory is None:
-            context = _fork_context()
-            if context is not None:
-                _warm_up()
-
-            def executor_factory(n: int) -> Any:
-                return ProcessPoolExecutor(max_workers=n, initializer=_worker_init, mp_context=context)
-        left = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar)
-        # A worker process that died (killed, out of memory) breaks the whole
-        # pool: every battle it had not finished is run again, each in a pool of
-        # its own, so only the battle that kills its worker is lost.
-        for task in left:
-            for crashed in _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar):
-                outcome = BattleOutcome(battle=crashed[1], status="crashed",
-                                        error="internal error: the worker process resolving it died")
-                outcomes.append(outcome)
-                bar.update(outcome)
-    outcomes.sort(key=lambda o: o.battle)
-    write_atomic(out / "standings.md", standings_markdown(outcomes, root.name or str(root)))
-    write_atomic(out / "standings.json", standings_json(outcomes))
+    try:
+        _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds)
+    except KeyboardInterrupt:
+        finished = {o.battle for o in outcomes}
+        outcomes += [BattleOutcome(battle=shown_path(rel), status="interrupted",
+                                   error="not resolved: the round was interrupted (Ctrl-C)")
+                     for _, rel in tasks if shown_path(rel) not in finished]
+        remove_temporaries(out)
+        _write_standings(outcomes, out, root)
+        raise BatchInterrupted(sorted(outcomes, key=lambda o: o.battle)) from None
+    _write_standings(outcomes, out, root)
     return outcomes
 
 
-def _counts(outcomes: list[BattleOutcome]) -> dict[str, int]:
-    return {
-        "battles": len(outcomes),
-        "resolved": sum(o.ok for o in outcomes),
-        "failed": sum(not o.ok for o in outcomes),
-        "white_wins": sum(o.ok and o.winner == "white" for o in outcomes),
-        "black_wins": sum(o.ok and o.winner == "black" for o in outcomes),
-        "draws": sum(o.ok and o.winner == "draw" for o in outcomes),
-    }
+def _write_standings(outcomes: list[BattleOutcome], out: Path, root: Path) -> None:
+    outcomes.sort(key=lambda o: o.battle)
+    write_atomic(out / "standings.md", standings_markdown(outcomes, shown_path(root.name or str(root))))
+    write_atomic(out / "standings.json", standings_json(outcomes))
 
 
-def standings_json(outcomes: list[BattleOutcome]) -> str:
-    """The round's summary as JSON (counts, then one object per battle)."""
-    rows = []
-    for o in outcomes:
-        row = asdict(o)
-        row["reports"] = list(o.reports)
-        rows.append(row)
-    return json.dumps({"summary": _counts(outcomes), "battles": rows}, ensure_ascii=False, indent=2) + "\n"
+def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, ...], lang: str,
+                 outcomes: list[BattleOutcome], bar: _Progress, executor_factory: Callable[[int], Any] | None,
+                 time_limit_seconds: float | None) -> None:
+    """Every task resolved, in this process or a pool of workers."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for path, rel in tasks:
+            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds)
+            outcomes.append(outcome)
+            bar.update(outcome)
+        return
+    if executor_factory is None:
+        context = fork_context()
+        if context is not None:
+            warm_up()
 
-
-def _cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def standings_markdown(outcomes: list[BattleOutcome], name: str) -> str:
-    """The round's summary as a GitHub-flavoured Markdown table."""
-    c = _counts(outcomes)
-    lines = [
-        f"# Results: {name}",
-        "",
-        f"{c['resolved']} of {c['battles']} battles resolved; White won {c['white_wins']}, "
-        f"Black won {c['black_wins']}, {c['draws']} drawn; {c['failed']} failed.",
-        "",
-        "| battle | title | winner | how | turns | standing (W-B) | seed |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for o in outcomes:
-        if o.ok:
-            lines.append(f"| {_cell(o.battle)} | {_cell(o.title)} | {o.winner} | {o.reason} | {o.turns} | "
-                         f"{o.standing} | {_cell(o.seed)} |")
-        else:
-            lines.append(f"| {_cell(o.battle)} | | **failed** | {o.status} | | | |")
-    failed = [o for o in outcomes if not o.ok]
-    if failed:
-        lines += ["", "## Failed battles", ""]
-        for o in failed:
-            lines += [f"### {o.battle}", "", "```text", o.error.rstrip(), "```", ""]
-    return "\n".join(lines).rstrip("\n") + "\n"
+        def executor_factory(n: int) -> Any:
+            return ProcessPoolExecutor(max_workers=n, initializer=worker_init, initargs=(os.getpid(),),
+                                       mp_context=context)
+    left, _ = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar, time_limit_seconds)
+    # A worker process that died (killed, out of memory, stuck and killed by
+    # the watchdog) breaks the whole pool: every battle it had not finished is
+    # run again, each in a pool of its own, so only the battle that kills its
+    # worker is lost.
+    for task in left:
+        crashed, stalled = _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar,
+                                     time_limit_seconds)
+        for _, rel in crashed:
+            outcome = (BattleOutcome(battle=shown_path(rel), status="timed-out",
+                                     error=f"{shown_path(rel)}: took longer than {time_limit_seconds:g} s "
+                                           "and did not stop; its worker was killed")
+                       if stalled and time_limit_seconds else
+                       BattleOutcome(battle=shown_path(rel), status="crashed",
+                                     error="internal error: the worker process resolving it died"))
+            outcomes.append(outcome)
+            bar.update(outcome)
