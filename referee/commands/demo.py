@@ -6,7 +6,7 @@ import argparse
 from importlib import resources
 from typing import Any
 
-from referee.commands.resolve import add_output_options, emit
+from referee.commands.resolve import add_output_options, check_output, emit
 from referee.report import render
 from referee.app.pipeline import resolve_file
 
@@ -33,6 +33,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.output)
     battle = resources.files("referee").joinpath("demo", "demo.battle.yaml")
     with resources.as_file(battle) as path:
         report = resolve_file(path)
