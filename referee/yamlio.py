@@ -26,6 +26,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -43,6 +44,7 @@ from referee.limits import MAX_INPUT_BYTES, MAX_NUMBER_DIGITS, MAX_YAML_ALIASES,
 FieldPath = tuple[Any, ...]
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_STR_TAG = "tag:yaml.org,2002:str"
 
 
 class _LimitError(Exception):
@@ -56,12 +58,12 @@ class _LimitError(Exception):
 
 
 class _PositionLoader(yaml.SafeLoader):
-    """SafeLoader without the timestamp resolver, with the input limits (see
-    module docstring)."""
+    """SafeLoader without the timestamp resolver, refusing deep nesting while
+    composing (before Python's recursion limit); see the module docstring.
+    The pure-Python fallback of :class:`_FastLoader`."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
-        self._aliases = 0
         self._depth = 0
 
     def _mark(self) -> Any:
@@ -69,11 +71,6 @@ class _PositionLoader(yaml.SafeLoader):
         return self.peek_event().start_mark  # type: ignore[no-untyped-call]
 
     def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            self._aliases += 1
-            if self._aliases > MAX_YAML_ALIASES:
-                raise _LimitError(self._mark(), "yaml-too-complex",
-                                  f"more than {MAX_YAML_ALIASES} aliases (*name) in one file")
         self._depth += 1
         try:
             if self._depth > MAX_YAML_DEPTH:
@@ -94,28 +91,92 @@ def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
     return yaml.SafeLoader.construct_yaml_int(loader, node)
 
 
-_PositionLoader.yaml_implicit_resolvers = {
+_RESOLVERS = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+_PositionLoader.yaml_implicit_resolvers = _RESOLVERS
 _PositionLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
+_FastLoader: Any = None
+if getattr(yaml, "__with_libyaml__", False):
+    class _CLoader(yaml.CSafeLoader):
+        """libyaml's scanner and composer (about ten times faster than the
+        pure-Python ones, so a file at the size limit loads in well under a
+        second) with the same resolvers and constructors."""
 
-def _expanded_size(root: yaml.Node) -> int:
-    """Nodes in the document with every alias expanded, counted in linear time
-    (each distinct node once, memoised).
+    _CLoader.yaml_implicit_resolvers = _RESOLVERS
+    _CLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    _FastLoader = _CLoader
 
-    :raises _LimitError: past :data:`MAX_YAML_NODES`, or for a node that
-        contains itself through an alias."""
+_OPENING = re.compile(r"[\[{]")
+
+
+def _check_flow_depth(text: str) -> None:
+    """Refuse brackets (``[[[...`` or ``{{{...``) nested past the limit, at
+    the first one too deep, before any composer runs.
+
+    Why before: libyaml composes recursively in C, where no recursion limit
+    guards it.  Brackets inside quotes or comments count too -- nothing
+    honest nests 32 of them.  Block collections nest by indentation, bounded
+    by the file-size limit, and are checked after composing."""
+    if len(_OPENING.findall(text)) <= MAX_YAML_DEPTH:
+        return
+    depth = 0
+    line = column = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                raise _LimitError(_Mark(line, column), "yaml-too-complex",
+                                  f"brackets nested more than {MAX_YAML_DEPTH} deep")
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        if ch == "\n":
+            line, column = line + 1, 0
+        else:
+            column += 1
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """A 0-based position, like PyYAML's marks."""
+
+    line: int
+    column: int
+
+
+def _make_loader(text: str) -> Any:
+    """libyaml's loader when available, else PyYAML's."""
+    _check_flow_depth(text)
+    return _FastLoader(text) if _FastLoader is not None else _PositionLoader(text)
+
+
+def _check_limits(root: yaml.Node) -> None:
+    """The composed document within the limits, checked in linear time (each
+    distinct node once, memoised): aliases (a node reached again), nesting
+    depth, and nodes once every alias is expanded.
+
+    :raises _LimitError: past a limit, or for a list or mapping that contains
+        itself through an alias."""
     sizes: dict[int, int] = {}
     open_nodes: set[int] = set()
+    aliases = 0
 
-    def size(node: yaml.Node) -> int:
+    def size(node: yaml.Node, depth: int) -> int:
+        nonlocal aliases
         known = sizes.get(id(node))
         if known is not None:
+            aliases += 1
+            if aliases > MAX_YAML_ALIASES:
+                raise _LimitError(node.start_mark, "yaml-too-complex",
+                                  f"more than {MAX_YAML_ALIASES} aliases (*name) in one file")
             return known
         if id(node) in open_nodes:
             raise _LimitError(node.start_mark, "yaml-too-complex", "an alias refers to a list or mapping that contains it")
+        if depth > MAX_YAML_DEPTH:
+            raise _LimitError(node.start_mark, "yaml-too-complex",
+                              f"lists and mappings nested more than {MAX_YAML_DEPTH} deep")
         open_nodes.add(id(node))
         total = 1
         if isinstance(node, yaml.SequenceNode):
@@ -125,7 +186,7 @@ def _expanded_size(root: yaml.Node) -> int:
         else:
             children = []
         for child in children:
-            total += size(child)
+            total += size(child, depth + 1)
             if total > MAX_YAML_NODES:
                 raise _LimitError(node.start_mark, "yaml-too-complex",
                                   f"more than {MAX_YAML_NODES:,} values once its aliases are expanded")
@@ -133,7 +194,7 @@ def _expanded_size(root: yaml.Node) -> int:
         sizes[id(node)] = total
         return total
 
-    return size(root)
+    size(root, 1)
 
 
 @dataclass(frozen=True)
@@ -239,13 +300,15 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     errors (the document is still returned for those, the last value kept).
     """
     try:
-        loader = _PositionLoader(text)
+        loader = _make_loader(text)
     except yaml.reader.ReaderError as err:
         return None, [_reader_diagnostic(err, file, text)]
+    except _LimitError as err:
+        return None, [_limit_diagnostic(err, file, text)]
     try:
         node = loader.get_single_node()
         if node is not None:
-            _expanded_size(node)
+            _check_limits(node)
         data = loader.construct_document(node) if node is not None else None
     except _LimitError as err:
         return None, [_limit_diagnostic(err, file, text)]
@@ -372,6 +435,8 @@ def _walk(
 def _scalar_key(node: yaml.Node) -> Any:
     """The Python value of a mapping key as the constructor made it."""
     if isinstance(node, yaml.ScalarNode):
+        if node.tag == _STR_TAG:  # the common case, without building a loader per key
+            return node.value
         loader = _PositionLoader("")
         try:
             return loader.construct_object(node)
