@@ -234,4 +234,7 @@ def output_file_problem(file: Path | str) -> PathProblem | None:
     if path.is_dir():
         return PathProblem("output-is-folder", f"cannot write {shown}: it is a folder; name a file")
     parent = path.parent if str(path.parent) else Path(".")
-    return output_folder_problem(parent)
+    problem = output_folder_problem(parent)
+    if problem is not None and problem.code == "output-is-file":
+        return PathProblem("output-below-file", problem.message)
+    return problem

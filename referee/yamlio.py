@@ -110,6 +110,7 @@ if getattr(yaml, "__with_libyaml__", False):
     _FastLoader = _CLoader
 
 _OPENING = re.compile(r"[\[{]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _check_flow_depth(text: str) -> None:
@@ -299,6 +300,12 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     ``yaml-syntax`` error with the parser's line/column, or ``duplicate-key``
     errors (the document is still returned for those, the last value kept).
     """
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:  # not text at all: no UTF-8 encoder (libyaml's included) takes it
+        err = _LimitError(_Mark(text.count("\n", 0, surrogate.start()),
+                                surrogate.start() - (text.rfind("\n", 0, surrogate.start()) + 1)),
+                          "encoding", f"a lone surrogate (U+{ord(surrogate.group()):04X}) is not a character")
+        return None, [_limit_diagnostic(err, file, text)]
     try:
         loader = _make_loader(text)
     except yaml.reader.ReaderError as err:

@@ -75,7 +75,11 @@ class _Checker:
         where = f"inputs.characters[{index}]"
         if not self.shape(c, _CHARACTER_FIELDS, where):
             return None
-        where = f"{where} ({c['name']})" if name_problem(c["name"]) is None else where
+        problem = name_problem(c["name"], "a character's name")
+        if problem is not None:
+            self.error("bad-name", f"{where}.name", problem)
+            return None
+        where = f"{where} ({c['name']})"
         if c["team"] not in TEAMS:
             self.error("bad-input", f"{where}.team", f"must be white or black, not {c['team']!r}")
         if not all(self.shape(p, _PATTERN_FIELDS, f"{where}.patterns[{i}]") for i, p in enumerate(c["patterns"])):

@@ -18,7 +18,7 @@ from referee.app.inputcheck import check_report_inputs
 from referee.app.inputs import resolve_inputs
 from referee.confine import read_untrusted_text
 from referee.diagnostics import Diagnostic, ReferError
-from referee.limits import MAX_REPORT_BYTES
+from referee.limits import MAX_REPORT_BYTES, MAX_SEED_CHARS
 from referee.report.record import Report, report_from_json, report_to_json
 from referee.ruleset import Ruleset, is_builtin_name, load_ruleset, ruleset_from_embedded
 
@@ -54,7 +54,8 @@ def load_report(path: str | Path) -> tuple[Report, dict[str, Any]]:
         if not isinstance(data, dict) or not isinstance(data.get("events"), list) \
                 or not isinstance(data.get("ruleset"), dict) or not isinstance(data.get("inputs"), dict):
             raise TypeError("it has no ruleset, inputs and events")
-        if not isinstance(data.get("seed"), (int, str)) or isinstance(data.get("seed"), bool):
+        seed = data.get("seed")
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool) or len(str(seed)) > MAX_SEED_CHARS:
             raise TypeError("seed")
         return report_from_json(data), data
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as err:

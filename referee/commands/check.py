@@ -9,10 +9,13 @@ the R-CHAR-4 clause count) are skipped; check the sheet to get them.
 from __future__ import annotations
 
 import argparse
+import stat
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.confine import UnsafePathError, confine, problem_diagnostic, read_untrusted_text
 from referee.diagnostics import Diagnostic, diagnostics_to_json, format_diagnostics, has_errors
 
 EXAMPLE = """examples:
@@ -66,8 +69,17 @@ def check_files(files: Sequence[str], ruleset_name: str = "tcgt") -> list[Diagno
 def check_file(name: str, ruleset: Any) -> list[Diagnostic]:
     """One file's diagnostics, dispatched on its name."""
     path = Path(name)
-    if not path.is_file():
+    try:
+        confine(path, path.absolute().parent, name)  # a symlink may not lead out of its folder
+        mode = path.stat().st_mode
+    except UnsafePathError as err:
+        return [problem_diagnostic(err.problem, name)]
+    except FileNotFoundError:
         return [Diagnostic(name, 0, 0, "file-not-found", f"no such file: {name}")]
+    except OSError as err:
+        return [Diagnostic(name, 0, 0, "unreadable", f"cannot read {name}: {err.strerror or err}")]
+    if not stat.S_ISREG(mode):
+        return [Diagnostic(name, 0, 0, "not-a-file", f"{name} is not a regular file (a folder, FIFO or device); it was not read")]
     lower = path.name.lower()
     if lower.endswith(".plan"):
         return check_plan_file(path, ruleset)
@@ -87,12 +99,9 @@ def check_plan_file(path: Path, ruleset: Any) -> list[Diagnostic]:
     from referee.plan.parser import parse_plan
 
     shown = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as err:
-        return [Diagnostic(shown, 0, 0, "not-utf8", f"the file is not UTF-8 text ({err.reason} at byte {err.start})")]
-    except OSError as err:
-        return [Diagnostic(shown, 0, 0, "unreadable", f"cannot read the file: {err.strerror}")]
+    text, problems = read_untrusted_text(path, shown=shown)
+    if text is None:  # a plan's encoding problem keeps its own code
+        return [replace(d, code="not-utf8") if d.code == "encoding" else d for d in problems]
     plan, diags = parse_plan(text, shown)
     catalog = ruleset.catalog if ruleset is not None else None
     diags += check_plan(plan, catalog=catalog)
