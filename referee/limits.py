@@ -17,7 +17,7 @@ over the time limit in ``referee batch`` is listed as ``timed-out``.
 from __future__ import annotations
 
 #: Largest sheet, plan, battle, ruleset or skill catalogue read, in bytes.
-#: Why: a sheet is about 1 KB and the built-in skill catalogue about 40 KB; a
+#: Why: a sheet is about 1 KB and the built-in skill catalogue about 7 KB; a
 #: 100 MB sheet took 43 s and 632 MB before this limit (issue 17, point 10).
 MAX_INPUT_BYTES = 1024 * 1024
 
@@ -32,11 +32,11 @@ MAX_YAML_ALIASES = 100
 
 #: Most YAML nodes in a file once every alias is expanded.  Why: a bound on
 #: the aliases alone still allows exponential expansion through nesting; the
-#: built-in skill catalogue has about 4,000 nodes.
+#: built-in skill catalogue has about 750 nodes.
 MAX_YAML_NODES = 100_000
 
 #: Deepest nesting of YAML mappings and lists.  Why: the deepest shipped file
-#: nests 6 levels; deeper documents only exhaust the recursion of the loader.
+#: nests 7 levels; deeper documents only exhaust the recursion of the loader.
 MAX_YAML_DEPTH = 32
 
 #: Most digits in a whole number in any input file.  Why: Python refuses to
