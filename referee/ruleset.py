@@ -28,6 +28,7 @@ from referee.board import parse_square
 from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog, parse_catalog
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_TURN_LIMIT, MIN_MAP_SIDE
+from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, load_yaml, read_yaml_file, schema_diagnostics
 
 #: Name of the default ruleset.
@@ -385,6 +386,11 @@ def limit_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
     map too small for the setup and narrowing (issue 17, points 4 and 12)."""
     data = doc.data
     diags = []
+    for key in ("name", "description"):  # printed in every report: one line, no escape codes
+        text = data.get(key)
+        problem = name_problem(text, f"a ruleset's {key}", 1000) if isinstance(text, str) and text else None
+        if problem is not None:
+            diags.append(doc.diagnostic((key,), "bad-name", problem))
     if data["turn_limit"] > MAX_TURN_LIMIT:
         diags.append(doc.diagnostic(("turn_limit",), "turn-limit-too-high",
                                     f"turn_limit is {data['turn_limit']}; the referee allows at most {MAX_TURN_LIMIT} turns"))

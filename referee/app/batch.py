@@ -35,9 +35,16 @@ BATTLE_SUFFIX = ".battle.yaml"
 
 
 def find_battles(folder: str | Path) -> list[Path]:
-    """Every ``*.battle.yaml`` under ``folder``, sorted by relative path."""
+    """Every ``*.battle.yaml`` under ``folder``, sorted by relative path.
+
+    Only files whose folder stays inside the round once symlinks are resolved
+    (``rglob`` does not enter symlinked folders today; this keeps it so).  A
+    battle file that is itself a symlink out of the round is found, and
+    refused by :func:`referee.battlefile.load_battle` with ``path-outside``."""
     root = Path(folder)
-    return sorted((p for p in root.rglob(f"*{BATTLE_SUFFIX}") if p.is_file()),
+    real = root.resolve()
+    return sorted((p for p in root.rglob(f"*{BATTLE_SUFFIX}")
+                   if p.is_file() and p.parent.resolve().is_relative_to(real)),
                   key=lambda p: p.relative_to(root).as_posix())
 
 

@@ -137,3 +137,19 @@ def test_point_17_a_name_that_opens_an_html_comment_keeps_the_replay_board(tmp_p
     data = page[page.index('id="replay-data">'):]
     data = data[:data.index("</script>")]
     assert "<!--" not in data and "<script" not in data.lower()
+
+
+def test_point_14_house_rules_and_skill_names_are_printed_too(tmp_path: Path) -> None:
+    """A house ruleset's name and description and a house catalogue's skill
+    names appear in every report: the same rule as for character names."""
+    from referee.catalog import builtin_catalog_path
+    from referee.ruleset import load_ruleset_file
+
+    path = write(tmp_path, "h.ruleset.yaml", 'extends: tcgt\nname: "house\\e[2J"\ndescription: "a\\nResult: draw"\n')
+    ruleset, diags = load_ruleset_file(path)
+    assert ruleset is None and [(d.code, d.line) for d in diags] == [("bad-name", 2), ("bad-name", 3)]
+    catalog = builtin_catalog_path().read_text("utf-8").replace("name_en: Rest", 'name_en: "Rest\\nWhite wins"', 1)
+    write(tmp_path, "skills.yaml", catalog)
+    path = write(tmp_path, "s.ruleset.yaml", "extends: tcgt\nskills: skills.yaml\n")
+    ruleset, diags = load_ruleset_file(path)
+    assert ruleset is None and "bad-name" in [d.code for d in diags]
