@@ -193,6 +193,14 @@ def decode_utf8(raw: bytes, shown: str) -> tuple[str | None, list[Diagnostic]]:
                                  hint="save the file as UTF-8")]
 
 
+def _spelling_problem(path: Path | str) -> PathProblem | None:
+    try:
+        _check_spelling(path, str(path))
+    except UnsafePathError as err:
+        return err.problem
+    return None
+
+
 def _nearest_existing(path: Path) -> Path:
     current = path
     while not os.path.lexists(current) and current != current.parent:
@@ -206,10 +214,9 @@ def output_folder_problem(folder: Path | str) -> PathProblem | None:
     Checked before any battle runs, so an unwritable output never turns into
     a crash per battle."""
     shown = str(folder)
-    try:
-        _check_spelling(folder, shown)
-    except UnsafePathError as err:
-        return err.problem
+    spelling = _spelling_problem(folder)
+    if spelling is not None:
+        return spelling
     path = Path(folder)
     existing = _nearest_existing(path.absolute())
     if existing.exists() and not existing.is_dir():
@@ -226,10 +233,9 @@ def output_file_problem(file: Path | str) -> PathProblem | None:
     """Why ``file`` cannot be written as a report (``None``: it can): a folder
     of that name, a file in the way of its folder, no write permission."""
     shown = str(file)
-    try:
-        _check_spelling(file, shown)
-    except UnsafePathError as err:
-        return err.problem
+    spelling = _spelling_problem(file)
+    if spelling is not None:
+        return spelling
     path = Path(file)
     if path.is_dir():
         return PathProblem("output-is-folder", f"cannot write {shown}: it is a folder; name a file")

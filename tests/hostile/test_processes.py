@@ -69,12 +69,18 @@ def _wait_for_workers(proc: subprocess.Popen[bytes]) -> list[int]:
     raise AssertionError("the batch never started its workers")
 
 
-def test_point_19_kill_9_of_the_batch_leaves_no_worker_and_no_temporary_file(tmp_path: Path) -> None:
-    _long_round(tmp_path / "round", 6)
-    out = tmp_path / "out"
-    proc = _start(tmp_path / "round", out, tmp_path / "log")
+def _running_round(tmp_path: Path, battles: int) -> tuple[subprocess.Popen[bytes], list[int]]:
+    """A batch of long battles under way in a child, and its worker pids."""
+    _long_round(tmp_path / "round", battles)
+    proc = _start(tmp_path / "round", tmp_path / "out", tmp_path / "log")
     workers = _wait_for_workers(proc)
-    time.sleep(0.3)
+    time.sleep(0.4)
+    return proc, workers
+
+
+def test_point_19_kill_9_of_the_batch_leaves_no_worker_and_no_temporary_file(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc, workers = _running_round(tmp_path, 6)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 2
@@ -93,11 +99,8 @@ def test_point_19_kill_9_of_the_batch_leaves_no_worker_and_no_temporary_file(tmp
 
 
 def test_ctrl_c_stops_the_round_at_once_and_writes_partial_standings(tmp_path: Path) -> None:
-    _long_round(tmp_path / "round", 30)
     out = tmp_path / "out"
-    proc = _start(tmp_path / "round", out, tmp_path / "log")
-    workers = _wait_for_workers(proc)
-    time.sleep(0.5)
+    proc, workers = _running_round(tmp_path, 30)
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole foreground group
     start = time.monotonic()
     proc.wait(timeout=30)
