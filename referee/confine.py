@@ -31,6 +31,7 @@ from pathlib import Path
 
 from referee.diagnostics import Diagnostic
 from referee.limits import MAX_INPUT_BYTES, MAX_PATH_CHARS
+from referee.textcheck import is_unsafe_character, printable
 
 __all__ = [
     "PathProblem",
@@ -81,6 +82,10 @@ def _check_spelling(path: Path | str, shown: str) -> None:
         raise _fail("bad-path", f"{shown!r} contains a NUL character; it is not a path")
     if len(text) > MAX_PATH_CHARS:
         raise _fail("bad-path", f"a path of {len(text)} characters is longer than the {MAX_PATH_CHARS} allowed")
+    if not text.isprintable() and any(is_unsafe_character(ch) for ch in text):
+        # control characters, or bytes that are not UTF-8 (lone surrogates):
+        # such a name would reach reports and terminals
+        raise _fail("bad-path", f"{printable(shown)!r} holds a control character or bytes that are not UTF-8")
 
 
 def confine(path: Path | str, root: Path | str | None, shown: str | None = None) -> Path:

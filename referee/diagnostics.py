@@ -93,14 +93,11 @@ def format_diagnostic(diag: Diagnostic) -> str:
 
 
 def _visible(text: str) -> str:
-    """``text`` safe for a terminal: control characters (ANSI escapes), lone
-    surrogates and direction controls quoted from a hostile file show as
-    U+FFFD, one cell each, so the caret keeps its column (issue 17, point 14)."""
-    from referee.textcheck import is_unsafe_character
+    """``text`` safe for a terminal (issue 17, point 14): see
+    :func:`referee.textcheck.printable`."""
+    from referee.textcheck import printable
 
-    if text.isprintable():
-        return text
-    return "".join("\ufffd" if ch != "\t" and is_unsafe_character(ch) else ch for ch in text)
+    return printable(text)
 
 
 def format_diagnostics(diagnostics: Iterable[Diagnostic]) -> str:
@@ -110,7 +107,10 @@ def format_diagnostics(diagnostics: Iterable[Diagnostic]) -> str:
 
 def diagnostics_to_json(diagnostics: Iterable[Diagnostic]) -> str:
     """The ``--format json`` rendering: a JSON list in file/position order."""
-    return json.dumps([d.to_json() for d in sorted(diagnostics)], ensure_ascii=False, indent=2)
+    text = json.dumps([d.to_json() for d in sorted(diagnostics)], ensure_ascii=False, indent=2)
+    # A file name with undecodable bytes carries lone surrogates: written as
+    # JSON escapes, so the output is still UTF-8 (and still JSON).
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def display_width(text: str) -> int:

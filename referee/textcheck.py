@@ -15,7 +15,7 @@ import unicodedata
 
 from referee.limits import MAX_NAME_CHARS
 
-__all__ = ["name_problem", "text_problems", "is_unsafe_character"]
+__all__ = ["name_problem", "text_problems", "is_unsafe_character", "printable"]
 
 #: Bidirectional embeddings, overrides and isolates (they reorder what follows).
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -74,3 +74,12 @@ def text_problems(text: str) -> list[tuple[int, int, str]]:
                 out.append((number, index + 1, f"a plan cannot contain {_describe(ch)}"))
                 break
     return out
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: each unsafe character (other than tab)
+    shows as U+FFFD, one cell, so carets keep their columns.  For messages
+    that quote a hostile file (diagnostics, replay differences)."""
+    if text.isprintable():
+        return text
+    return "".join("\ufffd" if ch != "\t" and is_unsafe_character(ch) else ch for ch in text)

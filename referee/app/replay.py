@@ -19,6 +19,7 @@ from referee.app.inputs import resolve_inputs
 from referee.confine import read_untrusted_text
 from referee.diagnostics import Diagnostic, ReferError
 from referee.limits import MAX_REPORT_BYTES, MAX_SEED_CHARS
+from referee.textcheck import printable
 from referee.report.record import Report, report_from_json, report_to_json
 from referee.ruleset import Ruleset, is_builtin_name, load_ruleset, ruleset_from_embedded
 
@@ -110,7 +111,15 @@ def describe_event(event: Mapping[str, Any] | None) -> str:
 
 
 def replay_report(path: str | Path, ruleset_override: str | None = None) -> ReplayOutcome:
-    """Re-resolve the report at ``path``; compare its events and result."""
+    """Re-resolve the report at ``path``; compare its events and result.
+
+    The message quotes the report's own (untrusted) events: control
+    characters in it show as U+FFFD."""
+    outcome = _replay(path, ruleset_override)
+    return ReplayOutcome(outcome.identical, outcome.events, printable(outcome.message))
+
+
+def _replay(path: str | Path, ruleset_override: str | None) -> ReplayOutcome:
     report, data = load_report(path)
     shown = str(path)
     if report.referee != __version__:

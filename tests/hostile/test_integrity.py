@@ -153,3 +153,25 @@ def test_point_14_house_rules_and_skill_names_are_printed_too(tmp_path: Path) ->
     path = write(tmp_path, "s.ruleset.yaml", "extends: tcgt\nskills: skills.yaml\n")
     ruleset, diags = load_ruleset_file(path)
     assert ruleset is None and "bad-name" in [d.code for d in diags]
+
+
+def test_point_14_file_names_and_replay_differences_reach_no_terminal(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    make_round(tmp_path)
+    write(tmp_path, "sheets/a\x1b[2Jsh.yaml", SHEET.format(name="Ash"))
+    battle = write(tmp_path, "b.battle.yaml", BATTLE.replace("sheets/ash.yaml", '"sheets/a\\e[2Jsh.yaml"'))
+    _, diags = load_battle(battle)
+    assert [(d.code, d.line) for d in diags] == [("bad-path", 5)]
+    name = os.fsdecode(b"caf\xe9.plan")  # not UTF-8: a lone surrogate in Python
+    write(tmp_path, name, "use rest first\n")
+    assert main(["check", "--format", "json", str(tmp_path / name)]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["code"] == "bad-path"
+    report = tmp_path / "r.json"
+    assert main(["resolve", str(tmp_path / "a.battle.yaml"), "--format", "json", "-o", str(report)]) == 0
+    data = json.loads(report.read_text("utf-8"))
+    data["events"][0]["ruleset"] = "tcgt\x1b[2J"
+    report.write_text(json.dumps(data), "utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(report)]) == 1
+    err = capsys.readouterr().err
+    assert "differs at event 1" in err and "\x1b" not in err
