@@ -10,6 +10,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from referee.app.batch import run_batch
 from referee.battlefile import load_battle
@@ -163,3 +164,32 @@ def test_point_11_replay_of_two_characters_with_one_name_stops_at_once(tmp_path:
     report.write_text(json.dumps(data), "utf-8")
     run = run_limited(["replay", str(report)], tmp_path, timeout=20)
     assert run.code == 1 and "error[duplicate-name]" in run.err
+
+
+def _deaf_on_a(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
+               time_limit_seconds: float | None = None) -> object:
+    """A worker stuck where its own timer cannot reach (SIGALRM blocked, as
+    in a long call into C) on battle ``a``."""
+    import signal
+
+    import referee.app.batch as batch
+
+    if rel.startswith("a"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        time.sleep(60)
+    return batch._REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, time_limit_seconds)  # type: ignore[attr-defined]
+
+
+def test_point_5_a_worker_deaf_to_its_timer_is_killed_by_the_watchdog(tmp_path: Path, monkeypatch: Any) -> None:
+    import referee.app.batch as batch
+
+    make_round(tmp_path)
+    write(tmp_path, "b.battle.yaml", BATTLE)
+    monkeypatch.setattr(batch, "_REAL_RESOLVE_ONE", batch.resolve_one, raising=False)
+    monkeypatch.setattr(batch, "resolve_one", _deaf_on_a)  # forked workers inherit it
+    monkeypatch.setattr(batch, "WATCHDOG_GRACE_SECONDS", 0.5)
+    start = time.monotonic()
+    outcomes = run_batch(tmp_path, tmp_path / "out", jobs=2, progress=io.StringIO(), time_limit_seconds=0.5)
+    assert time.monotonic() - start < 15
+    assert [(o.battle, o.status) for o in outcomes] == [("a.battle.yaml", "timed-out"), ("b.battle.yaml", "ok")]
+    assert "its worker was killed" in outcomes[0].error
