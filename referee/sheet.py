@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from referee.confine import PathProblem, UnsafePathError, decode_utf8, read_untrusted, read_untrusted_text
+from referee.confine import PathProblem, UnsafePathError, confine, decode_utf8, read_untrusted, read_untrusted_text
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
@@ -359,9 +359,17 @@ class _SheetChecker:
         single = "\n" not in raw.strip()
         stripped = raw.strip()
         if single and (stripped.lower().endswith(".plan") or (stripped and not any(c.isspace() for c in stripped)
-                                                               and (self.base_dir / stripped).is_file())):
+                                                               and self._names_a_file(stripped))):
             return self._plan_file(stripped, ("plan",))
         return self._inline_plan(raw, ("plan",))
+
+    def _names_a_file(self, rel: str) -> bool:
+        """Whether a one-word plan names a regular file inside the root (it is
+        then read as a plan file); never raises (a NUL, an over-long name)."""
+        try:
+            return confine(self.base_dir / rel, self.root, rel).is_file()
+        except (UnsafePathError, OSError):
+            return False
 
     def _inline_plan(self, text: str, path: tuple[Any, ...]) -> tuple[str | None, str | None, int, int]:
         pos = self.doc.position(path)

@@ -144,3 +144,14 @@ def test_point_12_reports_that_are_not_json_or_nest_too_deep(tmp_path: Path, cap
         write(tmp_path, "r.json", text)
         status, err = run(["replay", str(tmp_path / "r.json")], capsys)
         assert status == 1 and "error[not-json]" in err
+
+
+def test_point_12_a_one_word_plan_that_is_no_possible_file_name(tmp_path: Path) -> None:
+    """A one-word inline plan is read as a file name when such a file exists;
+    a word too long to be a file name is simply not one."""
+    from referee.ruleset import load_ruleset
+    from referee.sheet import load_sheet
+
+    sheet = write(tmp_path, "s.yaml", SHEET.format(name="Kagura") + "plan: " + "a" * 5000 + "\n")
+    result, diags = load_sheet(sheet, load_ruleset())
+    assert result is None and [d.code for d in diags] == ["line-too-long"]
