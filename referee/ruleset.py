@@ -26,6 +26,7 @@ from typing import Any, Literal, cast
 
 from referee.board import parse_square
 from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog, parse_catalog
+from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_TURN_LIMIT, MIN_MAP_SIDE
 from referee.textcheck import name_problem
@@ -210,14 +211,20 @@ def load_ruleset_file(path: Path, display: str | None = None,
     return _build(doc, data, path.parent, diags, root=root)
 
 
-def _outside(target: Path, root: Path | None) -> bool:
-    """Whether ``target`` leaves ``root`` (symlinks followed); never with no root."""
-    if root is None:
-        return False
+def _path_problem(doc: YamlDocument, field_name: str, rel: str, target: Path,
+                  root: Path | None) -> Diagnostic | None:
+    """Why the file a ruleset names at ``field_name`` may not be read, through
+    :func:`referee.confine.confine` (symlinks resolved, then confined to
+    ``root`` when given; a NUL or an over-long path is a problem too)."""
     try:
-        return not target.resolve().is_relative_to(root.resolve())
-    except (OSError, RuntimeError):
-        return True
+        confine(target, root, rel)
+    except UnsafePathError as err:
+        if err.problem.code == "path-outside":
+            return doc.diagnostic(
+                (field_name,), "path-outside", f"{field_name} path {rel!r} leaves the battle file's folder; it was not read",
+                hint="keep rulesets and skill catalogues in the battle's folder or below it")
+        return doc.diagnostic((field_name,), err.problem.code, f"{field_name}: {err.problem.message}")
+    return None
 
 
 def _merged_data(
@@ -247,10 +254,9 @@ def _merged_data(
     else:
         base_path = (path.parent / base_ref)
         base_display = str(Path(shown).parent / base_ref)
-        if _outside(base_path, root):
-            return None, doc, diags + [doc.diagnostic(
-                ("extends",), "path-outside", f"extends path {base_ref!r} leaves the battle file's folder; it was not read",
-                hint="keep rulesets and skill catalogues in the battle's folder or below it")]
+        problem = _path_problem(doc, "extends", base_ref, base_path, root)
+        if problem is not None:
+            return None, doc, diags + [problem]
     key = str(base_path.resolve())
     if key in chain or key == str(path.resolve()):
         return None, doc, diags + [doc.diagnostic(("extends",), "extends-cycle", f"{base_ref!r} extends this ruleset again (a cycle)")]
@@ -322,10 +328,10 @@ def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Di
         return None, diags
     diags += ruleset_diagnostics(merged_doc)
     skills_ref = str(data["skills"])
-    if catalog is None and skills_ref != BUILTIN and _outside(folder / skills_ref, root):
-        diags.append(merged_doc.diagnostic(
-            ("skills",), "path-outside", f"skills path {skills_ref!r} leaves the battle file's folder; it was not read",
-            hint="keep rulesets and skill catalogues in the battle's folder or below it"))
+    problem = (_path_problem(merged_doc, "skills", skills_ref, folder / skills_ref, root)
+               if catalog is None and skills_ref != BUILTIN else None)
+    if problem is not None:
+        diags.append(problem)
         return None, diags
     if catalog is None:  # from the ruleset's file; an embedded ruleset brings its own
         try:

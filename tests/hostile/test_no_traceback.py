@@ -155,3 +155,12 @@ def test_point_12_a_one_word_plan_that_is_no_possible_file_name(tmp_path: Path) 
     sheet = write(tmp_path, "s.yaml", SHEET.format(name="Kagura") + "plan: " + "a" * 5000 + "\n")
     result, diags = load_sheet(sheet, load_ruleset())
     assert result is None and [d.code for d in diags] == ["line-too-long"]
+
+
+@pytest.mark.parametrize("text, line", [('extends: "a\\0b.yaml"\n', 1), ('extends: tcgt\nskills: "a\\0b.yaml"\n', 2),
+                                        ("extends: tcgt\nskills: " + "a" * 5000 + ".yaml\n", 2)])
+def test_point_12_paths_a_ruleset_names(tmp_path: Path, text: str, line: int) -> None:
+    from referee.ruleset import load_ruleset_file
+
+    ruleset, diags = load_ruleset_file(write(tmp_path, "h.ruleset.yaml", text))
+    assert ruleset is None and [(d.code, d.line) for d in diags] == [("bad-path", line)]
