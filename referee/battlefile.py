@@ -21,16 +21,20 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.board import InvalidSquareError, parse_square
+from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
+from referee.limits import MAX_SEED_CHARS
 from referee.plan import parse_plan
 from referee.plan.check import plan_character_names
 from referee.ruleset import Ruleset, load_ruleset
 from referee.sheet import CharacterSheet, load_sheet, sheet_name
+from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
 
 __all__ = [
@@ -145,7 +149,10 @@ def read_battle(path: str | Path) -> tuple[YamlDocument | None, list[Diagnostic]
     if str(path).lower().endswith(".plan"):
         return None, [Diagnostic(str(path), 0, 0, "not-a-battle", "this is a plan, not a battle file",
                                  hint="resolve the battle file whose sheets name this plan")]
-    doc, diags = read_yaml_file(path)
+    # A battle file that is a symlink must not lead out of the folder it sits
+    # in: its folder is what confines every sheet and ruleset it names, and a
+    # round's organiser reads its contents back in check and standings.
+    doc, diags = read_yaml_file(path, root=Path(path).parent)
     if doc is None:
         return None, diags
     if not isinstance(doc.data, dict):
@@ -290,21 +297,40 @@ class _BattleLoader:
             return None
         target = self.folder / candidate
         try:
-            inside = target.resolve().is_relative_to(self.folder_resolved)
-        except (OSError, RuntimeError):
-            inside = False
-        if not inside:
-            self.error(field, "path-outside",
-                       f"{what} path {rel!r} leaves the battle file's folder; it was not read",
-                       hint="keep sheets and rulesets in the battle's folder or below it")
+            confine(target, self.folder_resolved, rel)
+        except UnsafePathError as err:
+            if err.problem.code == "path-outside":
+                self.error(field, "path-outside",
+                           f"{what} path {rel!r} leaves the battle file's folder; it was not read",
+                           hint="keep sheets and rulesets in the battle's folder or below it")
+            else:
+                self.error(field, err.problem.code, f"{what} path: {err.problem.message}")
             return None
         return target
+
+    def _is_regular_file(self, target: Path, field: tuple[Any, ...], what: str, rel: str) -> bool:
+        """True for a regular file; else an error at ``field`` that says what
+        is there instead (a FIFO is not "missing", issue 17 point 18)."""
+        try:
+            mode = target.stat().st_mode
+        except FileNotFoundError:
+            self.error(field, "file-not-found", f"{what} {rel!r} does not exist (looked in {self.folder})")
+            return False
+        except OSError as err:
+            self.error(field, "unreadable", f"{what} {rel!r} cannot be read: {err.strerror or err}")
+            return False
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "not a plain file"
+            self.error(field, "not-a-file", f"{what} {rel!r} is {kind}, not a regular file; it was not read")
+            return False
+        return True
 
     # -- the whole file ---------------------------------------------------
 
     def load(self) -> Battle | None:
         title = self.data.get("title")
         seed = self.data.get("seed")
+        self._printable_fields(title, seed)
         ruleset, ruleset_ref = self._ruleset()
         every_sheet_loaded = self._entries(ruleset) is not None
         if ruleset is None:
@@ -337,6 +363,17 @@ class _BattleLoader:
             order=order,
         )
 
+    def _printable_fields(self, title: Any, seed: Any) -> None:
+        """The title and a seed given as text are printed in every report: no
+        line breaks, escape codes or blank titles (issue 17, point 14)."""
+        problem = name_problem(title, "a title") if isinstance(title, str) else None
+        if problem is not None:
+            self.error(("title",), "bad-title", problem)
+        if isinstance(seed, str):
+            problem = name_problem(seed, "a seed", MAX_SEED_CHARS)
+            if problem is not None:
+                self.error(("seed",), "bad-seed", problem)
+
     def _ruleset(self) -> tuple[Ruleset | None, str]:
         ref = self.data.get("ruleset", DEFAULT_RULESET)
         if not isinstance(ref, str) or not ref.strip():
@@ -349,8 +386,7 @@ class _BattleLoader:
             target = self._inside(ref, ("ruleset",), "ruleset")
             if target is None:
                 return None, ref
-            if not target.is_file():
-                self.error(("ruleset",), "file-not-found", f"ruleset file {ref!r} does not exist (looked in {self.folder})")
+            if not self._is_regular_file(target, ("ruleset",), "ruleset file", ref):
                 return None, ref
             return load_ruleset(target, root=self.folder), ref
         except ReferError as err:
@@ -385,8 +421,7 @@ class _BattleLoader:
                 if target is None:
                     ok = self._all_named = False
                     continue
-                if not target.is_file():
-                    self.error(field, "file-not-found", f"character sheet {rel!r} does not exist (looked in {self.folder})")
+                if not self._is_regular_file(target, field, "character sheet", rel):
                     ok = self._all_named = False
                     continue
                 if ruleset is None:
@@ -452,9 +487,18 @@ class _BattleLoader:
         return set(seen)
 
     def _path_index(self, team: str, rel: str, fallback: int) -> int:
-        paths = self.data.get("teams", {}).get(team, [])
-        hits = [i for i, p in enumerate(paths) if p == rel]
-        return hits[0] if len(hits) == 1 else fallback
+        """Where ``rel`` is written in the team's list when it is written once;
+        the per-team index is built once, so a long roster stays linear."""
+        if not hasattr(self, "_path_indices"):
+            self._path_indices: dict[tuple[str, str], int | None] = {}
+            for t in TEAMS:
+                written = self.data.get("teams", {}).get(t, [])
+                for i, p in enumerate(written if isinstance(written, list) else []):
+                    if isinstance(p, str):
+                        key = (t, p)
+                        self._path_indices[key] = None if key in self._path_indices else i
+        hit = self._path_indices.get((team, rel))
+        return hit if hit is not None else fallback
 
     def _unknown_name(self, field: tuple[Any, ...], name: str, names: set[str], what: str, *, at_key: bool = False) -> None:
         close = difflib.get_close_matches(name, sorted(names), n=1)

@@ -29,6 +29,7 @@ from typing import Any, Iterator, Literal, cast
 
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.elements import Element
+from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, load_yaml, read_yaml_file, schema_diagnostics
 
 SkillClass = Literal["attack", "heal", "obstruct", "passive", "defence", "counter", "maintain", "change", "extend"]
@@ -390,6 +391,10 @@ def catalog_diagnostics(doc: YamlDocument, skills: tuple[Skill, ...]) -> list[Di
         diags.append(doc.diagnostic(("skills", i) + sub, code, f"{skills[i].id}: {message}"))
 
     for i, skill in enumerate(skills):
+        for field_name in ("name_en", "name_ja", "reading"):  # printed in every report (issue 17)
+            problem = name_problem(getattr(skill, field_name), f"a skill's {field_name}")
+            if problem is not None:
+                bad(i, (field_name,), "bad-name", problem)
         if skill.id in seen_ids:
             bad(i, ("id",), "duplicate-skill", "id used by an earlier skill")
         seen_ids.add(skill.id)

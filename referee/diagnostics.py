@@ -74,22 +74,30 @@ def format_diagnostic(diag: Diagnostic) -> str:
             ^
       hint: did you mean 'firecracker' (炸撃)?
     """
-    where = diag.file
+    where = _visible(diag.file)
     if diag.line:
         where += f":{diag.line}"
         if diag.column:
             where += f":{diag.column}"
-    out = [f"{where}: {diag.severity}[{diag.code}]: {diag.message}"]
+    out = [f"{where}: {diag.severity}[{diag.code}]: {_visible(diag.message)}"]
     if diag.source_line is not None and diag.line:
-        text = diag.source_line.rstrip("\n")
+        text = _visible(diag.source_line.rstrip("\n"))
         out.append("    " + text)
         if diag.column:
             # East Asian wide characters take two cells in a terminal.
             prefix = text[: diag.column - 1]
             out.append("    " + " " * display_width(prefix) + "^")
     if diag.hint:
-        out.append(f"  hint: {diag.hint}")
+        out.append(f"  hint: {_visible(diag.hint)}")
     return "\n".join(out)
+
+
+def _visible(text: str) -> str:
+    """``text`` safe for a terminal (issue 17, point 14): see
+    :func:`referee.textcheck.printable`."""
+    from referee.textcheck import printable
+
+    return printable(text)
 
 
 def format_diagnostics(diagnostics: Iterable[Diagnostic]) -> str:
@@ -99,7 +107,10 @@ def format_diagnostics(diagnostics: Iterable[Diagnostic]) -> str:
 
 def diagnostics_to_json(diagnostics: Iterable[Diagnostic]) -> str:
     """The ``--format json`` rendering: a JSON list in file/position order."""
-    return json.dumps([d.to_json() for d in sorted(diagnostics)], ensure_ascii=False, indent=2)
+    text = json.dumps([d.to_json() for d in sorted(diagnostics)], ensure_ascii=False, indent=2)
+    # A file name with undecodable bytes carries lone surrogates: written as
+    # JSON escapes, so the output is still UTF-8 (and still JSON).
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def display_width(text: str) -> int:

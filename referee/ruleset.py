@@ -29,8 +29,11 @@ from typing import Any
 
 from referee.board import parse_square
 from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog, parse_catalog
+from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.mechanicspec import MechanicsSpec, build_mechanics_spec, mechanics_diagnostics
+from referee.limits import MAX_TURN_LIMIT, MIN_MAP_SIDE
+from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, load_yaml, read_yaml_file, schema_diagnostics
 
 #: Name of the default ruleset.
@@ -160,14 +163,20 @@ def load_ruleset_file(path: Path, display: str | None = None,
     return _build(doc, data, path.parent, diags, root=root)
 
 
-def _outside(target: Path, root: Path | None) -> bool:
-    """Whether ``target`` leaves ``root`` (symlinks followed); never with no root."""
-    if root is None:
-        return False
+def _path_problem(doc: YamlDocument, field_name: str, rel: str, target: Path,
+                  root: Path | None) -> Diagnostic | None:
+    """Why the file a ruleset names at ``field_name`` may not be read, through
+    :func:`referee.confine.confine` (symlinks resolved, then confined to
+    ``root`` when given; a NUL or an over-long path is a problem too)."""
     try:
-        return not target.resolve().is_relative_to(root.resolve())
-    except (OSError, RuntimeError):
-        return True
+        confine(target, root, rel)
+    except UnsafePathError as err:
+        if err.problem.code == "path-outside":
+            return doc.diagnostic(
+                (field_name,), "path-outside", f"{field_name} path {rel!r} leaves the battle file's folder; it was not read",
+                hint="keep rulesets and skill catalogues in the battle's folder or below it")
+        return doc.diagnostic((field_name,), err.problem.code, f"{field_name}: {err.problem.message}")
+    return None
 
 
 def _merged_data(
@@ -175,7 +184,7 @@ def _merged_data(
 ) -> tuple[dict[str, Any] | None, YamlDocument | None, list[Diagnostic]]:
     """The file's data with its ``extends`` chain merged under it."""
     shown = display if display is not None else str(path)
-    doc, diags = read_yaml_file(path, shown)
+    doc, diags = read_yaml_file(path, shown, root=root)
     if doc is None:
         return None, None, diags
     if not isinstance(doc.data, dict):
@@ -197,14 +206,14 @@ def _merged_data(
     else:
         base_path = (path.parent / base_ref)
         base_display = str(Path(shown).parent / base_ref)
-        if _outside(base_path, root):
-            return None, doc, diags + [doc.diagnostic(
-                ("extends",), "path-outside", f"extends path {base_ref!r} leaves the battle file's folder; it was not read",
-                hint="keep rulesets and skill catalogues in the battle's folder or below it")]
+        problem = _path_problem(doc, "extends", base_ref, base_path, root)
+        if problem is not None:
+            return None, doc, diags + [problem]
     key = str(base_path.resolve())
     if key in chain or key == str(path.resolve()):
         return None, doc, diags + [doc.diagnostic(("extends",), "extends-cycle", f"{base_ref!r} extends this ruleset again (a cycle)")]
-    base, _, base_diags = _merged_data(base_path, base_display, chain + (str(path.resolve()),), root)
+    base_root = None if is_builtin_name(base_ref) else root  # the package's own files are not confined
+    base, _, base_diags = _merged_data(base_path, base_display, chain + (str(path.resolve()),), base_root)
     if base_diags:
         diags += base_diags
     if base is None:
@@ -288,10 +297,10 @@ def _build(doc: YamlDocument, data: dict[str, Any], folder: Path, diags: list[Di
         return None, diags
     diags += ruleset_diagnostics(merged_doc)
     skills_ref = str(data["skills"])
-    if catalog is None and skills_ref != BUILTIN and _outside(folder / skills_ref, root):
-        diags.append(merged_doc.diagnostic(
-            ("skills",), "path-outside", f"skills path {skills_ref!r} leaves the battle file's folder; it was not read",
-            hint="keep rulesets and skill catalogues in the battle's folder or below it"))
+    problem = (_path_problem(merged_doc, "skills", skills_ref, folder / skills_ref, root)
+               if catalog is None and skills_ref != BUILTIN else None)
+    if problem is not None:
+        diags.append(problem)
         return None, diags
     if catalog is None:  # from the ruleset's file; an embedded ruleset brings its own
         try:
@@ -340,6 +349,27 @@ def _rect_xy(text: str) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
+def limit_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
+    """The ruleset-independent limits of :mod:`referee.limits`: a house
+    ruleset may not set a turn cap that never ends a battle (R-TURN-9) nor a
+    map too small for the setup and narrowing (issue 17, points 4 and 12)."""
+    data = doc.data
+    diags = []
+    for key in ("name", "description"):  # printed in every report: one line, no escape codes
+        text = data.get(key)
+        problem = name_problem(text, f"a ruleset's {key}", 1000) if isinstance(text, str) and text else None
+        if problem is not None:
+            diags.append(doc.diagnostic((key,), "bad-name", problem))
+    if data["turn_limit"] > MAX_TURN_LIMIT:
+        diags.append(doc.diagnostic(("turn_limit",), "turn-limit-too-high",
+                                    f"turn_limit is {data['turn_limit']}; the referee allows at most {MAX_TURN_LIMIT} turns"))
+    for side in ("width", "height"):
+        if data["map"][side] < MIN_MAP_SIDE:
+            diags.append(doc.diagnostic(("map", side), "map-too-small",
+                                        f"map {side} is {data['map'][side]}; a map is at least {MIN_MAP_SIDE} squares each way"))
+    return diags
+
+
 def ruleset_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
     """Checks the schema cannot express: squares on the map, a narrowing
     schedule that only shrinks, abilities that can be bought, every one reported."""
@@ -350,6 +380,7 @@ def ruleset_diagnostics(doc: YamlDocument) -> list[Diagnostic]:
     def on_map(x: int, y: int) -> bool:
         return 0 <= x < width and 0 <= y < height
 
+    diags += limit_diagnostics(doc)
     for i, sq in enumerate(data["map"]["blocked"]):
         if not on_map(*_square_xy(sq)):
             diags.append(doc.diagnostic(("map", "blocked", i), "off-map", f"blocked square {sq} is not on the {width}x{height} map"))

@@ -19,11 +19,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.confine import PathProblem, UnsafePathError, confine, decode_utf8, read_untrusted, read_untrusted_text
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
 from referee.ruleset import Ruleset
-from referee.textfile import read_text_file
+from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, load_yaml, schema_diagnostics
 
 #: Ability keys accepted on sheets, each mapped to its English name (R-CHAR-1).
@@ -114,7 +115,7 @@ def load_sheet(path: str | Path, ruleset: Ruleset, root: str | Path | None = Non
     :returns: the sheet (``None`` if any error) and every diagnostic.
     """
     shown = str(path)
-    text, diags = read_text_file(path, shown)
+    text, diags = read_untrusted_text(path, root, shown=shown)
     if text is None:
         return None, diags
     return parse_sheet(text, shown, ruleset, Path(path).parent, root=root, known_characters=known_characters)
@@ -124,12 +125,12 @@ def sheet_name(path: str | Path) -> str | None:
     """The ``name`` a sheet gives, even when the sheet is invalid (``None``
     when it cannot be read at all).  Why: a battle whose sheet has an error
     still checks its ``setup`` and ``order`` against every name."""
-    text, _ = read_text_file(path)
+    text, _ = read_untrusted_text(path)
     if text is None:
         return None
     doc, _ = load_yaml(text, str(path))
     name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
-    return name.strip() if isinstance(name, str) and name.strip() else None
+    return name.strip() if isinstance(name, str) and name_problem(name) is None else None
 
 
 def parse_sheet(
@@ -216,7 +217,10 @@ class _SheetChecker:
         text, plan_file, line_off, col_off = plan
         self.parts = _SheetParts(self.doc.file, self._conditions, skills, intellect,
                                  text, plan_file, line_off, col_off)
-        if not isinstance(name, str) or body is None or reflex is None or intellect is None or patterns is None or skills is None:
+        problem = name_problem(name, "a character's name") if isinstance(name, str) else None
+        if problem is not None:
+            self.error(("name",), "bad-name", problem)
+        if not isinstance(name, str) or problem is not None or body is None or reflex is None or intellect is None or patterns is None or skills is None:
             return None
         return CharacterSheet(
             file=self.doc.file,
@@ -385,9 +389,17 @@ class _SheetChecker:
         single = "\n" not in raw.strip()
         stripped = raw.strip()
         if single and (stripped.lower().endswith(".plan") or (stripped and not any(c.isspace() for c in stripped)
-                                                               and (self.base_dir / stripped).is_file())):
+                                                               and self._names_a_file(stripped))):
             return self._plan_file(stripped, ("plan",))
         return self._inline_plan(raw, ("plan",))
+
+    def _names_a_file(self, rel: str) -> bool:
+        """Whether a one-word plan names a regular file inside the root (it is
+        then read as a plan file); never raises (a NUL, an over-long name)."""
+        try:
+            return confine(self.base_dir / rel, self.root, rel).is_file()
+        except (UnsafePathError, OSError):
+            return False
 
     def _inline_plan(self, text: str, path: tuple[Any, ...]) -> tuple[str | None, str | None, int, int]:
         pos = self.doc.position(path)
@@ -408,21 +420,24 @@ class _SheetChecker:
         target = self.base_dir / rel
         shown = str(Path(self.doc.file).parent / rel)
         try:
-            inside = target.resolve().is_relative_to(self.root.resolve())
-        except OSError:
-            inside = False
-        if Path(rel).is_absolute() or not inside:
-            self.error(path, "plan-outside", f"plan path {rel!r} leaves the folder {str(self.root)!r}; give a path inside it")
+            if Path(rel).is_absolute():
+                raise UnsafePathError(PathProblem("path-outside", "absolute"))
+            raw = read_untrusted(target, self.root, shown=shown)
+        except UnsafePathError as err:
+            code = err.problem.code
+            if code == "path-outside":
+                self.error(path, "plan-outside", f"plan path {rel!r} leaves the folder {str(self.root)!r}; give a path inside it")
+            elif code == "file-not-found":
+                self.error(path, "plan-not-found", f"plan file {shown!r} does not exist (paths are relative to the sheet)")
+            else:
+                self.error(path, code, f"plan file: {err.problem.message}")
             return None, None, 0, 0
-        if not target.exists():
-            self.error(path, "plan-not-found", f"plan file {shown!r} does not exist (paths are relative to the sheet)")
-            return None, None, 0, 0
-        text, read_diags = read_text_file(target, shown)
+        text, problems = decode_utf8(raw, shown)
         if text is None:
             # the plan file's own problem (its encoding, at its line), and where the sheet names it
-            self.diags.extend(read_diags)
-            self.error(path, "plan-unreadable", f"cannot read plan file {shown!r}: {read_diags[0].message}",
-                       hint=read_diags[0].hint)
+            self.diags.extend(problems)
+            self.error(path, "plan-unreadable", f"cannot read plan file {shown!r}: {problems[0].message}",
+                       hint=problems[0].hint)
             return None, None, 0, 0
         return text, shown, 0, 0
 
@@ -488,7 +503,7 @@ def never_active_patterns(sheet: CharacterSheet) -> list[Diagnostic]:
     unconditioned = [p for p in sheet.patterns if p.condition_text is None]
     if len(unconditioned) < 2:
         return []
-    text, _ = read_text_file(sheet.file)
+    text, _ = read_untrusted_text(sheet.file)
     lines = text.splitlines() if text is not None else []
     default = unconditioned[0]
     return [Diagnostic(sheet.file, p.line, p.column, "pattern-never-active",

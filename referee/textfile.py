@@ -6,34 +6,21 @@ UTF-8 (interfaces.md).  Forum players on Japanese Windows save Shift_JIS
 :func:`decode_text` names the encoding it recognises and the fix, or points at
 the first byte that is not UTF-8 by line and column (docs/decisions.md,
 "Organiser's day").  A UTF-8 byte-order mark is accepted and dropped.
+Files are read only through :func:`referee.confine.read_untrusted` (confined,
+size-limited, never blocking), which decodes with :func:`decode_text`.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from referee.diagnostics import Diagnostic
 
-__all__ = ["ENCODING_HINT", "decode_text", "read_text_file"]
+__all__ = ["ENCODING_HINT", "decode_text"]
 
 #: How to fix any of these files, in one sentence.
 ENCODING_HINT = ("save the file as UTF-8 (Notepad: File > Save As > Encoding: UTF-8; "
                  "or `iconv -f SHIFT_JIS -t UTF-8 old > new`)")
 
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-
-
-def read_text_file(path: str | Path, shown: str | None = None) -> tuple[str | None, list[Diagnostic]]:
-    """The text of ``path``, or ``None`` with a ``file-not-found`` /
-    ``encoding`` diagnostic (never raises)."""
-    name = shown if shown is not None else str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except IsADirectoryError:
-        return None, [Diagnostic(name, 0, 0, "is-a-folder", f"{name} is a folder, not a file")]
-    except OSError as err:
-        return None, [Diagnostic(name, 0, 0, "file-not-found", f"cannot read {name}: {err.strerror or err}")]
-    return decode_text(raw, name)
 
 
 def decode_text(raw: bytes, name: str) -> tuple[str | None, list[Diagnostic]]:

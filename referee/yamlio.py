@@ -13,7 +13,12 @@ Two deliberate departures from plain ``yaml.safe_load``:
 
 - timestamps are not resolved (``2007-12-13`` stays a string), so no input can
   produce a non-JSON value or crash the constructor with an impossible date;
-- duplicate mapping keys are reported (PyYAML silently keeps the last one).
+- duplicate mapping keys are reported (PyYAML silently keeps the last one);
+- the limits of :mod:`referee.limits` hold while composing, before anything
+  is built: aliases, nodes once aliases are expanded (no "billion laughs", no
+  merge-key bomb, no alias that contains itself), nesting depth and digits of
+  a whole number -- each refused with a ``yaml-too-complex`` or
+  ``number-too-large`` diagnostic at the offending line (issue 17).
 """
 
 from __future__ import annotations
@@ -21,31 +26,176 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
+from referee.confine import read_untrusted_text
 from referee.diagnostics import Diagnostic, Severity
+from referee.limits import MAX_INPUT_BYTES, MAX_NUMBER_DIGITS, MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 #: A path into a YAML document: mapping keys and sequence indices.
 FieldPath = tuple[Any, ...]
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _LimitError(Exception):
+    """A document over one of the limits of :mod:`referee.limits`."""
+
+    def __init__(self, mark: Any, code: str, message: str) -> None:
+        super().__init__(message)
+        self.mark = mark
+        self.code = code
+        self.message = message
 
 
 class _PositionLoader(yaml.SafeLoader):
-    """SafeLoader without the timestamp resolver (see module docstring)."""
+    """SafeLoader without the timestamp resolver, refusing deep nesting while
+    composing (before Python's recursion limit); see the module docstring.
+    The pure-Python fallback of :class:`_FastLoader`."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def _mark(self) -> Any:
+        """Where the next event starts."""
+        return self.peek_event().start_mark  # type: ignore[no-untyped-call]
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise _LimitError(self._mark(), "yaml-too-complex",
+                                  f"lists and mappings nested more than {MAX_YAML_DEPTH} deep")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
-_PositionLoader.yaml_implicit_resolvers = {
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """A whole number, refused past :data:`MAX_NUMBER_DIGITS` digits (Python
+    cannot even print integers of more than 4,300 digits)."""
+    text = str(node.value)
+    if sum(ch.isalnum() for ch in text) > MAX_NUMBER_DIGITS:
+        raise _LimitError(node.start_mark, "number-too-large",
+                          f"a number of {len(text)} characters; numbers have at most {MAX_NUMBER_DIGITS} digits")
+    return yaml.SafeLoader.construct_yaml_int(loader, node)
+
+
+_RESOLVERS = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+_PositionLoader.yaml_implicit_resolvers = _RESOLVERS
+_PositionLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+_FastLoader: Any = None
+if getattr(yaml, "__with_libyaml__", False):
+    class _CLoader(yaml.CSafeLoader):
+        """libyaml's scanner and composer (about ten times faster than the
+        pure-Python ones, so a file at the size limit loads in well under a
+        second) with the same resolvers and constructors."""
+
+    _CLoader.yaml_implicit_resolvers = _RESOLVERS
+    _CLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    _FastLoader = _CLoader
+
+_OPENING = re.compile(r"[\[{]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_flow_depth(text: str) -> None:
+    """Refuse brackets (``[[[...`` or ``{{{...``) nested past the limit, at
+    the first one too deep, before any composer runs.
+
+    Why before: libyaml composes recursively in C, where no recursion limit
+    guards it.  Brackets inside quotes or comments count too -- nothing
+    honest nests 32 of them.  Block collections nest by indentation, bounded
+    by the file-size limit, and are checked after composing."""
+    if len(_OPENING.findall(text)) <= MAX_YAML_DEPTH:
+        return
+    depth = 0
+    line = column = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                raise _LimitError(_Mark(line, column), "yaml-too-complex",
+                                  f"brackets nested more than {MAX_YAML_DEPTH} deep")
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        if ch == "\n":
+            line, column = line + 1, 0
+        else:
+            column += 1
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """A 0-based position, like PyYAML's marks."""
+
+    line: int
+    column: int
+
+
+def _make_loader(text: str) -> Any:
+    """libyaml's loader when available, else PyYAML's."""
+    _check_flow_depth(text)
+    return _FastLoader(text) if _FastLoader is not None else _PositionLoader(text)
+
+
+def _check_limits(root: yaml.Node) -> None:
+    """The composed document within the limits, checked in linear time (each
+    distinct node once, memoised): aliases (a node reached again), nesting
+    depth, and nodes once every alias is expanded.
+
+    :raises _LimitError: past a limit, or for a list or mapping that contains
+        itself through an alias."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    aliases = 0
+
+    def size(node: yaml.Node, depth: int) -> int:
+        nonlocal aliases
+        known = sizes.get(id(node))
+        if known is not None:
+            aliases += 1
+            if aliases > MAX_YAML_ALIASES:
+                raise _LimitError(node.start_mark, "yaml-too-complex",
+                                  f"more than {MAX_YAML_ALIASES} aliases (*name) in one file")
+            return known
+        if id(node) in open_nodes:
+            raise _LimitError(node.start_mark, "yaml-too-complex", "an alias refers to a list or mapping that contains it")
+        if depth > MAX_YAML_DEPTH:
+            raise _LimitError(node.start_mark, "yaml-too-complex",
+                              f"lists and mappings nested more than {MAX_YAML_DEPTH} deep")
+        open_nodes.add(id(node))
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            children: list[yaml.Node] = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        else:
+            children = []
+        for child in children:
+            total += size(child, depth + 1)
+            if total > MAX_YAML_NODES:
+                raise _LimitError(node.start_mark, "yaml-too-complex",
+                                  f"more than {MAX_YAML_NODES:,} values once its aliases are expanded")
+        open_nodes.discard(id(node))
+        sizes[id(node)] = total
+        return total
+
+    size(root, 1)
 
 
 @dataclass(frozen=True)
@@ -89,7 +239,7 @@ class YamlDocument:
             if p in self.values:
                 return self.values[p]
             if not p:
-                return Position(0, 0)
+                return Position(1, 1)  # an empty document: its first line
             p = p[:-1]
 
     def key_position(self, path: Sequence[Any]) -> Position:
@@ -99,9 +249,14 @@ class YamlDocument:
             return self.keys[p]
         return self.position(p)
 
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        """The text's lines, split once (a diagnostic per line stays linear)."""
+        return self.text.splitlines()
+
     def source_line(self, line: int) -> str | None:
         """The text of a 1-based line, or ``None`` if out of range."""
-        lines = self.text.splitlines()
+        lines = self.lines
         if 1 <= line <= len(lines):
             return lines[line - 1]
         return None
@@ -145,13 +300,25 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     ``yaml-syntax`` error with the parser's line/column, or ``duplicate-key``
     errors (the document is still returned for those, the last value kept).
     """
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:  # not text at all: no UTF-8 encoder (libyaml's included) takes it
+        err = _LimitError(_Mark(text.count("\n", 0, surrogate.start()),
+                                surrogate.start() - (text.rfind("\n", 0, surrogate.start()) + 1)),
+                          "encoding", f"a lone surrogate (U+{ord(surrogate.group()):04X}) is not a character")
+        return None, [_limit_diagnostic(err, file, text)]
     try:
-        loader = _PositionLoader(text)
+        loader = _make_loader(text)
     except yaml.reader.ReaderError as err:
         return None, [_reader_diagnostic(err, file, text)]
+    except _LimitError as err:
+        return None, [_limit_diagnostic(err, file, text)]
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _check_limits(node)
         data = loader.construct_document(node) if node is not None else None
+    except _LimitError as err:
+        return None, [_limit_diagnostic(err, file, text)]
     except yaml.MarkedYAMLError as err:
         return None, [_syntax_diagnostic(err, file, text)]
     except yaml.reader.ReaderError as err:
@@ -167,20 +334,29 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     values: dict[FieldPath, Position] = {}
     keys: dict[FieldPath, Position] = {}
     diags: list[Diagnostic] = []
+    doc = YamlDocument(file, text, data, values, keys)
     if node is not None:
-        _walk(node, (), values, keys, diags, file, text, set())
-    return YamlDocument(file, text, data, values, keys), diags
+        _walk(node, (), values, keys, diags, doc, set())
+    return doc, diags
 
 
-def read_yaml_file(path: str | Path, display: str | None = None) -> tuple[YamlDocument | None, list[Diagnostic]]:
-    """Read and parse a YAML file; a missing or non-UTF-8 file is a diagnostic too."""
-    from referee.textfile import read_text_file
-
+def read_yaml_file(path: str | Path, display: str | None = None, *, root: str | Path | None = None,
+                   limit: int = MAX_INPUT_BYTES) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """Read and parse a YAML file through :func:`referee.confine.read_untrusted`
+    (confined to ``root`` when given, regular files only, at most ``limit``
+    bytes); every problem reading it is a diagnostic too."""
     name = display if display is not None else str(path)
-    text, diags = read_text_file(path, name)
+    text, diags = read_untrusted_text(path, root, shown=name, limit=limit)
     if text is None:
         return None, diags
     return load_yaml(text, name)
+
+
+def _limit_diagnostic(err: _LimitError, file: str, text: str) -> Diagnostic:
+    line, column = err.mark.line + 1, err.mark.column + 1
+    lines = text.splitlines()
+    source = lines[line - 1] if 1 <= line <= len(lines) else None
+    return Diagnostic(file, line, column, err.code, err.message, source_line=source)
 
 
 def _reader_diagnostic(err: yaml.reader.ReaderError, file: str, text: str) -> Diagnostic:
@@ -229,8 +405,7 @@ def _walk(
     values: dict[FieldPath, Position],
     keys: dict[FieldPath, Position],
     diags: list[Diagnostic],
-    file: str,
-    text: str,
+    doc: YamlDocument,
     seen: set[int],
 ) -> None:
     """Record positions under ``path``; aliases are visited once (no blow-up)."""
@@ -240,7 +415,7 @@ def _walk(
     seen.add(id(node))
     if isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            _walk(item, path + (i,), values, keys, diags, file, text, seen)
+            _walk(item, path + (i,), values, keys, diags, doc, seen)
     elif isinstance(node, yaml.MappingNode):
         first_seen: dict[Any, Position] = {}
         for key_node, value_node in node.value:
@@ -248,26 +423,27 @@ def _walk(
             key_pos = _position(key_node)
             if key in first_seen:
                 prev = first_seen[key]
-                lines = text.splitlines()
                 diags.append(
                     Diagnostic(
-                        file,
+                        doc.file,
                         key_pos.line,
                         key_pos.column,
                         "duplicate-key",
-                        f"key {key!r} is given twice (first on line {prev.line}); the last one would win",
-                        source_line=lines[key_pos.line - 1] if key_pos.line <= len(lines) else None,
+                        f"key {_show(key)} is given twice (first on line {prev.line}); the last one would win",
+                        source_line=doc.source_line(key_pos.line),
                     )
                 )
             else:
                 first_seen[key] = key_pos
             keys[path + (key,)] = key_pos
-            _walk(value_node, path + (key,), values, keys, diags, file, text, seen)
+            _walk(value_node, path + (key,), values, keys, diags, doc, seen)
 
 
 def _scalar_key(node: yaml.Node) -> Any:
     """The Python value of a mapping key as the constructor made it."""
     if isinstance(node, yaml.ScalarNode):
+        if node.tag == _STR_TAG:  # the common case, without building a loader per key
+            return node.value
         loader = _PositionLoader("")
         try:
             return loader.construct_object(node)
@@ -279,6 +455,16 @@ def _scalar_key(node: yaml.Node) -> Any:
 
 # ---------------------------------------------------------------------------
 # JSON Schema
+
+
+#: JSON Schema's "integer" accepts 5.0; a sheet's ``body: 5.0`` then passed
+#: ``check`` and failed later with no message (issue 17, point 18).  Here a
+#: whole number is an ``int`` and nothing else.
+_StrictValidator = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)),
+)
 
 
 @functools.cache
@@ -342,11 +528,13 @@ def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldP
     instance = doc.data
     for part in base_path:
         instance = instance[part]
-    validator = Draft202012Validator(schema)
+    validator = _StrictValidator(schema)
     diags: list[Diagnostic] = []
+    seen: set[Diagnostic] = set()
     for err in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path]):
         for diag in _translate(doc, base_path + tuple(err.absolute_path), err):
-            if diag not in diags:  # jsonschema repeats e.g. one `required` per missing key
+            if diag not in seen:  # jsonschema repeats e.g. one `required` per missing key
+                seen.add(diag)
                 diags.append(diag)
     return diags
 

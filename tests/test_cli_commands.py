@@ -165,7 +165,7 @@ def test_batch_finishes_the_round_and_reports_the_broken_battle(tmp_path: Path,
     captured = capsys.readouterr()
     assert "[3/3]" in captured.err                      # plain progress lines when not a tty
     assert "r3-broken.battle.yaml: invalid" in captured.err
-    names = sorted(p.name for p in out.iterdir())
+    names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
     assert names == ["r1.json", "r1.txt", "r2.json", "r2.txt", "standings.json", "standings.md"]
     standings = json.loads((out / "standings.json").read_text("utf-8"))
     assert standings["summary"]["resolved"] == 2 and standings["summary"]["failed"] == 1

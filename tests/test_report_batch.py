@@ -11,6 +11,7 @@ import pytest
 from referee.app import batch as batch_module
 from referee.app.batch import BattleOutcome, _Progress, find_battles, standings_json, standings_markdown
 from referee.app.pipeline import parse_seed, write_atomic
+from referee.app.workers import fork_context
 from reporthelpers import FIXTURES
 
 
@@ -97,17 +98,17 @@ def test_seed_option_parsing() -> None:
 
 
 def _dies_on_r2(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
-                full: bool = False) -> BattleOutcome:
+                time_limit_seconds: float | None = None, full: bool = False) -> BattleOutcome:
     """A worker whose process dies (as if killed) on the battle r2."""
     if rel.startswith("r2"):
         os._exit(3)
-    return _REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, full)
+    return _REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, time_limit_seconds, full)
 
 
 _REAL_RESOLVE_ONE = batch_module.resolve_one
 
 
-@pytest.mark.skipif(batch_module._fork_context() is None, reason="needs the fork start method (Linux)")
+@pytest.mark.skipif(fork_context() is None, reason="needs the fork start method (Linux)")
 def test_a_worker_process_that_dies_loses_only_its_own_battle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """'A battle that crashes is listed with its error and the rest still
     finish' -- even when the crash kills the worker process, which breaks the

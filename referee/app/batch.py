@@ -5,28 +5,42 @@ fails validation or crashes becomes a row with its error and never stops the
 others.  Every report is written atomically (temporary file + rename) so an
 interrupted round leaves whole reports or none.  At the end a summary table is
 written in Markdown and JSON (``standings.md``, ``standings.json``).
+
+Everything in a standings row comes from strangers' files -- titles, battle
+paths, diagnostics quoting their lines -- and ``standings.md`` is posted where
+it is rendered: every cell is escaped for Markdown and HTML, and each failed
+battle's error sits in a code fence longer than any run of backticks inside
+it (issue 17, point 15).  The output folder, the time limit per battle, Ctrl-C
+and worker hygiene are :mod:`referee.app.outfolder` and
+:mod:`referee.app.workers`.
 """
 
 from __future__ import annotations
 
-import gc
 import json
-import multiprocessing
 import os
+import re
 import sys
+import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, replace as dc_replace
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
+from referee.app.outfolder import prepare_output_folder, remove_temporaries
+from referee.app.pipeline import resolve_file_checked, write_atomic
+from referee.app.workers import BattleTimeout, fork_context, kill_workers, time_limit, warm_up, worker_init
+from referee.confine import UnsafePathError
 from referee.diagnostics import Diagnostic, ReferError, format_diagnostics
+from referee.limits import BATTLE_TIME_LIMIT_SECONDS
 from referee.report import SUFFIXES, render
 from referee.report.messages import MESSAGES, message, team_label, word
-from referee.app.pipeline import resolve_file_checked, write_atomic
+from referee.textcheck import is_unsafe_character
 
-__all__ = ["BattleOutcome", "find_battles", "no_battle_error", "run_batch", "standings_markdown", "standings_json"]
+__all__ = ["BattleOutcome", "BatchInterrupted", "find_battles", "no_battle_error", "run_batch", "shown_path", "standings_markdown",
+           "standings_json"]
 
 #: Battle file endings, accepted alike by check, resolve and batch.
 BATTLE_SUFFIXES = (".battle.yaml", ".battle.yml")
@@ -60,9 +74,17 @@ class BattleOutcome:
 
 
 def find_battles(folder: str | Path) -> list[Path]:
-    """Every ``*.battle.yaml`` / ``*.battle.yml`` under ``folder``, sorted by relative path."""
+    """Every ``*.battle.yaml`` / ``*.battle.yml`` under ``folder``, sorted by relative path.
+
+    Only files whose folder stays inside the round once symlinks are resolved
+    (``rglob`` does not enter symlinked folders today; this keeps it so).  A
+    battle file that is itself a symlink out of the round is found, and
+    refused by :func:`referee.battlefile.load_battle` with ``path-outside``."""
     root = Path(folder)
-    return sorted((p for p in root.rglob("*") if p.name.lower().endswith(BATTLE_SUFFIXES) and p.is_file()),
+    real = root.resolve()
+    return sorted((p for p in root.rglob("*")
+                   if p.name.lower().endswith(BATTLE_SUFFIXES) and p.is_file()
+                   and p.parent.resolve().is_relative_to(real)),
                   key=lambda p: p.relative_to(root).as_posix())
 
 
@@ -72,7 +94,8 @@ def no_battle_error(folder: str | Path) -> ReferError:
     kinds: dict[str, list[str]] = {}
     for p in sorted(root.rglob("*"), key=lambda p: p.as_posix()):
         if p.is_file():
-            kinds.setdefault("".join(p.suffixes[-2:]).lower() or "(no extension)", []).append(p.relative_to(root).as_posix())
+            kinds.setdefault("".join(p.suffixes[-2:]).lower() or "(no extension)", []).append(
+                shown_path(p.relative_to(root).as_posix()))
     found = "; ".join(f"{len(v)} {k} ({', '.join(v[:3])}{', ...' if len(v) > 3 else ''})" for k, v in sorted(kinds.items()))
     return ReferError([Diagnostic(str(folder), 0, 0, "no-battles",
                                   f"no battle file (*.battle.yaml) under {folder}; found {found or 'nothing'}",
@@ -86,73 +109,79 @@ def _report_stem(rel: str) -> str:
     return rel
 
 
+def shown_path(rel: str) -> str:
+    """A relative path as standings and progress lines show it: valid UTF-8
+    (undecodable bytes of a file name become backslash escapes) with control
+    characters made visible, so a folder named with a newline cannot forge a
+    line (issue 17, point 15)."""
+    text = os.fsencode(rel).decode("utf-8", "backslashreplace")
+    return "".join(ch.encode("unicode_escape").decode("ascii") if is_unsafe_character(ch) else ch for ch in text)
+
+
 def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
-                full: bool = False) -> BattleOutcome:
+                time_limit_seconds: float | None = None, full: bool = False) -> BattleOutcome:
     """Worker: resolve one battle, write its reports, return its summary row.
 
-    Never raises: invalid input and crashes both become outcomes.
+    Never raises: invalid input, a battle over its time limit, an unwritable
+    report and crashes all become outcomes.  Every report stays inside
+    ``outdir`` (symlinks resolved) and is written atomically.
     """
+    shown = shown_path(rel)
     root = path[: len(path) - len(rel)] if path.endswith(rel) else ""
 
-    def shown(diags: Any) -> str:
+    def said(diags: Any) -> str:
         """Diagnostics with paths relative to the round's folder (standings are posted)."""
-        return format_diagnostics([replace(d, file=d.file[len(root):]) if root and d.file.startswith(root) else d
+        return format_diagnostics([dc_replace(d, file=d.file[len(root):]) if root and d.file.startswith(root) else d
                                    for d in diags])
 
     try:
-        report, warnings = resolve_file_checked(path)
+        with time_limit(time_limit_seconds):
+            report, warnings = resolve_file_checked(path)
+            texts = [(fmt, render(report, fmt, lang, full=full)) for fmt in formats]
         written = []
         stem = _report_stem(rel)
-        for fmt in formats:
+        for fmt, text in texts:
             out = Path(outdir) / f"{stem}.{SUFFIXES[fmt]}"
-            write_atomic(out, render(report, fmt, lang, full=full))
-            written.append(out.relative_to(outdir).as_posix())
+            write_atomic(out, text, root=outdir)
+            written.append(shown_path(out.relative_to(outdir).as_posix()))
         result = report.result
         standing = {"white": 0, "black": 0}
         for c in result.final:
             if not c.down:
                 standing[c.team] = standing.get(c.team, 0) + 1
         return BattleOutcome(
-            battle=rel, status="ok", title=report.title, seed=report.seed, winner=result.winner,
+            battle=shown, status="ok", title=report.title, seed=report.seed, winner=result.winner,
             reason=result.reason, turns=result.turns, standing=f"{standing['white']}-{standing['black']}",
-            reports=tuple(written), warnings=shown(warnings))
+            reports=tuple(written), warnings=said(warnings))
+    except BattleTimeout as err:
+        return BattleOutcome(battle=shown, status="timed-out",
+                             error=f"{shown}: {err} (the time limit per battle); no report was written",)
     except ReferError as err:
-        return BattleOutcome(battle=rel, status="invalid", error=shown(d for d in err.diagnostics if d.is_error),
-                             warnings=shown(d for d in err.diagnostics if not d.is_error))
+        return BattleOutcome(battle=shown, status="invalid", error=said(d for d in err.diagnostics if d.is_error),
+                             warnings=said(d for d in err.diagnostics if not d.is_error))
+    except UnsafePathError as err:
+        return BattleOutcome(battle=shown, status="unwritable", error=f"report not written: {err.problem.message}")
+    except OSError as err:
+        return BattleOutcome(battle=shown, status="unwritable",
+                             error=f"report not written: {err.strerror or err} ({shown_path(str(err.filename or ''))})")
     except Exception as err:  # a bug: reported, never stops the round
         last = traceback.format_exception_only(type(err), err)[-1].strip()
-        return BattleOutcome(battle=rel, status="crashed", error=f"internal error: {last}")
+        return BattleOutcome(battle=shown, status="crashed", error=f"internal error: {last}")
 
 
-def _fork_context() -> Any:
-    """The ``fork`` start method where the platform offers it safely (Linux),
-    else ``None`` (the platform's default).
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a round, raised once partial standings are written.
 
-    Why: a forked worker inherits what the parent has already built -- the
-    LALR plan parser (about 0.5 s to build), the skill catalogue, the built-in
-    rulesets -- instead of building it again in every worker."""
-    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return None
+    :param outcomes: every battle, the unfinished ones with status ``interrupted``.
+    """
 
+    def __init__(self, outcomes: list[BattleOutcome]) -> None:
+        super().__init__("interrupted")
+        self.outcomes = outcomes
 
-def _warm_up() -> None:
-    """Build, once in the parent, what every battle needs (see _fork_context)."""
-    from referee.catalog import load_catalog
-    from referee.plan.parser import plan_parser
-    from referee.ruleset import load_ruleset
-
-    plan_parser()
-    load_catalog()
-    load_ruleset()
-    gc.freeze()  # the inherited objects stay out of every collection (and copy-on-write)
-
-
-def _worker_init() -> None:
-    """Worker processes allocate many small, acyclic event objects: move the
-    imported modules out of the collector's way and collect less often."""
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    @property
+    def finished(self) -> int:
+        return sum(o.status != "interrupted" for o in self.outcomes)
 
 
 class _Progress:
@@ -182,24 +211,54 @@ class _Progress:
         self.stream.flush()
 
 
-def _run_pool(pool: Any, tasks: list[tuple[str, str]], outdir: str, formats: tuple[str, ...], lang: str,
-              outcomes: list[BattleOutcome], bar: _Progress, full: bool = False) -> list[tuple[str, str]]:
-    """Resolve ``tasks`` in ``pool``, adding outcomes; returns the tasks left
-    unresolved because a worker process died (the pool is then broken)."""
-    left: list[tuple[str, str]] = []
-    with pool:
-        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, full): (path, rel) for path, rel in tasks}
-        for future in as_completed(futures):
-            try:
-                outcome = future.result()
-            except BrokenProcessPool:
-                left.append(futures[future])
-                continue
-            except Exception as err:  # resolve_one never raises; a pickling failure would
-                outcome = BattleOutcome(battle=futures[future][1], status="crashed", error=f"worker failed: {err}")
-            outcomes.append(outcome)
-            bar.update(outcome)
-    return sorted(left, key=lambda t: t[1])
+#: Seconds past the time limit after which the parent kills a worker that
+#: has not answered (stuck where the worker's own timer cannot reach).
+WATCHDOG_GRACE_SECONDS = 10.0
+
+_Task = tuple[str, str]
+
+
+def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ...], lang: str,
+              outcomes: list[BattleOutcome], bar: _Progress,
+              time_limit_seconds: float | None, full: bool = False) -> tuple[list[_Task], bool]:
+    """Resolve ``tasks`` in ``pool``, adding outcomes.
+
+    :returns: the tasks left unresolved because a worker process died (the
+        pool is then broken), and whether the watchdog killed the pool (no
+        battle finished for the time limit plus a grace period).
+    :raises KeyboardInterrupt: after killing the pool's workers at once.
+    """
+    left: list[_Task] = []
+    stalled = False
+    try:
+        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, time_limit_seconds, full): (path, rel)
+                   for path, rel in tasks}
+        pending = set(futures)
+        last_progress = time.monotonic()
+        while pending:
+            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            now = time.monotonic()
+            if done:
+                last_progress = now
+            elif time_limit_seconds and now - last_progress > time_limit_seconds + WATCHDOG_GRACE_SECONDS:
+                stalled = True
+                kill_workers(pool)
+            for future in sorted(done, key=lambda f: futures[f][1]):
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool:
+                    left.append(futures[future])
+                    continue
+                except Exception as err:  # resolve_one never raises; a pickling failure would
+                    outcome = BattleOutcome(battle=shown_path(futures[future][1]), status="crashed",
+                                            error=f"worker failed: {err}")
+                outcomes.append(outcome)
+                bar.update(outcome)
+    except BaseException:
+        kill_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+    return sorted(left, key=lambda t: t[1]), stalled
 
 
 def run_batch(
@@ -212,46 +271,88 @@ def run_batch(
     full: bool = False,
     progress: TextIO | None = None,
     executor_factory: Callable[[int], Any] | None = None,
+    time_limit_seconds: float | None = BATTLE_TIME_LIMIT_SECONDS,
+    replace: bool = False,
+    default_outdir: bool = False,
 ) -> list[BattleOutcome]:
     """Resolve every battle under ``folder``; write reports and the standings.
 
+    The output folder is checked and claimed first (:mod:`referee.app.outfolder`):
+    nothing runs when it cannot be written or holds another round.
+
+    :param time_limit_seconds: per battle (``None``: no limit); a battle over
+        it is listed as ``timed-out``.
+    :param replace: remove another round's reports from ``outdir`` first.
+    :param default_outdir: ``outdir`` is the round's own ``reports`` folder,
+        which must not lead outside the round.
+    :param full: written reports with every sentence (no folding).
     :returns: one outcome per battle, sorted by path.
+    :raises ReferError: the output folder cannot be used, or ``folder`` holds no battle.
+    :raises BatchInterrupted: on Ctrl-C, after writing partial standings.
     """
     root = Path(folder)
-    out = Path(outdir)
     battles = find_battles(root)
     if not battles:
         raise no_battle_error(folder)
+    out = prepare_output_folder(outdir, root, default=default_outdir, replace=replace)
     bar = _Progress(len(battles), progress or sys.stderr)
     outcomes: list[BattleOutcome] = []
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
+    try:
+        _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds, full)
+    except KeyboardInterrupt:
+        finished = {o.battle for o in outcomes}
+        outcomes += [BattleOutcome(battle=shown_path(rel), status="interrupted",
+                                   error="not resolved: the round was interrupted (Ctrl-C)")
+                     for _, rel in tasks if shown_path(rel) not in finished]
+        remove_temporaries(out)
+        _write_standings(outcomes, out, root, lang)
+        raise BatchInterrupted(sorted(outcomes, key=lambda o: o.battle)) from None
+    _write_standings(outcomes, out, root, lang)
+    return outcomes
+
+
+def _write_standings(outcomes: list[BattleOutcome], out: Path, root: Path, lang: str) -> None:
+    outcomes.sort(key=lambda o: o.battle)
+    write_atomic(out / "standings.md", standings_markdown(outcomes, shown_path(root.resolve().name or str(root)), lang))
+    write_atomic(out / "standings.json", standings_json(outcomes))
+
+
+def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, ...], lang: str,
+                 outcomes: list[BattleOutcome], bar: _Progress, executor_factory: Callable[[int], Any] | None,
+                 time_limit_seconds: float | None, full: bool = False) -> None:
+    """Every task resolved, in this process or a pool of workers."""
     if jobs <= 1 or len(tasks) <= 1:
         for path, rel in tasks:
-            outcome = resolve_one(path, rel, str(out), formats, lang, full)
+            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full)
             outcomes.append(outcome)
             bar.update(outcome)
-    else:
-        if executor_factory is None:
-            context = _fork_context()
-            if context is not None:
-                _warm_up()
+        return
+    if executor_factory is None:
+        context = fork_context()
+        if context is not None:
+            warm_up()
 
-            def executor_factory(n: int) -> Any:
-                return ProcessPoolExecutor(max_workers=n, initializer=_worker_init, mp_context=context)
-        left = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar, full)
-        # A worker process that died (killed, out of memory) breaks the whole
-        # pool: every battle it had not finished is run again, each in a pool of
-        # its own, so only the battle that kills its worker is lost.
-        for task in left:
-            for crashed in _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar, full):
-                outcome = BattleOutcome(battle=crashed[1], status="crashed",
-                                        error="internal error: the worker process resolving it died")
-                outcomes.append(outcome)
-                bar.update(outcome)
-    outcomes.sort(key=lambda o: o.battle)
-    write_atomic(out / "standings.md", standings_markdown(outcomes, root.resolve().name or str(root), lang))
-    write_atomic(out / "standings.json", standings_json(outcomes))
-    return outcomes
+        def executor_factory(n: int) -> Any:
+            return ProcessPoolExecutor(max_workers=n, initializer=worker_init, initargs=(os.getpid(),),
+                                       mp_context=context)
+    left, _ = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar, time_limit_seconds, full)
+    # A worker process that died (killed, out of memory, stuck and killed by
+    # the watchdog) breaks the whole pool: every battle it had not finished is
+    # run again, each in a pool of its own, so only the battle that kills its
+    # worker is lost.
+    for task in left:
+        crashed, stalled = _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar,
+                                     time_limit_seconds, full)
+        for _, rel in crashed:
+            outcome = (BattleOutcome(battle=shown_path(rel), status="timed-out",
+                                     error=f"{shown_path(rel)}: took longer than {time_limit_seconds:g} s "
+                                           "and did not stop; its worker was killed")
+                       if stalled and time_limit_seconds else
+                       BattleOutcome(battle=shown_path(rel), status="crashed",
+                                     error="internal error: the worker process resolving it died"))
+            outcomes.append(outcome)
+            bar.update(outcome)
 
 
 def _counts(outcomes: list[BattleOutcome]) -> dict[str, int]:
@@ -275,31 +376,54 @@ def standings_json(outcomes: list[BattleOutcome]) -> str:
     return json.dumps({"summary": _counts(outcomes), "battles": rows}, ensure_ascii=False, indent=2) + "\n"
 
 
-def _cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+#: Characters that make markup inside a table cell (emphasis, code, links,
+#: strikethrough, the cell border), escaped with a backslash; ``#``, ``+``,
+#: ``-`` and friends only matter at the start of a line, which a cell never is.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def markdown_cell(value: Any) -> str:
+    """``value`` as the text of one Markdown table cell: HTML's ``& < >``
+    as entities, Markdown punctuation backslash-escaped, line breaks as spaces.
+
+    >>> markdown_cell("<b>A|B</b> *x*")
+    '&lt;b&gt;A\\\\|B&lt;/b&gt; \\\\*x\\\\*'
+    """
+    text = " ".join(str(value).splitlines())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def _fence(text: str) -> list[str]:
+    """``text`` in a fenced code block no line of it can close."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + "text", text, fence]
 
 
 def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en") -> str:
     """The round's summary as a GitHub-flavoured Markdown table, in ``lang``;
-    failed battles with their errors, then every battle's warnings."""
+    failed battles with their errors, then every battle's warnings.  Every
+    cell is escaped and every error fenced (:func:`markdown_cell`, issue 17)."""
     def say(key: str, **fields: Any) -> str:
         return message(lang, f"standings.{key}", **fields)
 
     header = say("header").split("|")
-    lines = [f"# {say('title', name=name)}", "", say("summary", **_counts(outcomes)), "",
+    lines = [f"# {say('title', name=markdown_cell(name))}", "", say("summary", **_counts(outcomes)), "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for o in outcomes:
         if o.ok:
             how = MESSAGES[lang].get(f"standings.reason.{o.reason}", o.reason)
             winner = word(lang, "result.draw_word") if o.winner == "draw" else team_label(lang, o.winner)
-            lines.append(f"| {_cell(o.battle)} | {_cell(o.title)} | {winner} | {how} | {o.turns} | "
-                         f"{o.standing} | {_cell(o.seed)} |")
+            lines.append(f"| {markdown_cell(o.battle)} | {markdown_cell(o.title)} | {winner} | {markdown_cell(how)} | "
+                         f"{o.turns} | {o.standing} | {markdown_cell(o.seed)} |")
         else:
-            lines.append(f"| {_cell(o.battle)} | | **{say('failed')}** | {say('status.' + o.status)} | | | |")
+            status = MESSAGES[lang].get(f"standings.status.{o.status}", o.status)
+            lines.append(f"| {markdown_cell(o.battle)} | | **{say('failed')}** | {markdown_cell(status)} | | | |")
     for title, rows in (("failed_title", [(o.battle, o.error) for o in outcomes if not o.ok]),
                         ("warnings_title", [(o.battle, o.warnings) for o in outcomes if o.warnings])):
         if rows:
             lines += ["", f"## {say(title)}", ""] + ([say("warnings_note"), ""] if title == "warnings_title" else [])
             for battle, text in rows:
-                lines += [f"### {battle}", "", "```text", text.rstrip(), "```", ""]
+                lines += [f"### {markdown_cell(battle)}", "", *_fence(text.rstrip()), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

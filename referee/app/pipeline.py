@@ -16,7 +16,10 @@ import tempfile
 from pathlib import Path
 
 from referee.battlefile import load_battle
+from referee.confine import confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
+from referee.limits import MAX_SEED_CHARS
+from referee.textcheck import name_problem
 from referee.app.inputs import battle_inputs, resolve_inputs
 from referee.report.record import Report
 
@@ -35,6 +38,11 @@ def parse_seed(text: str) -> int | str:
     (20071213, 'round-3')
     """
     text = text.strip()
+    if len(text) > MAX_SEED_CHARS:
+        raise ValueError(f"a seed has at most {MAX_SEED_CHARS} characters")
+    problem = name_problem(text, "a seed", MAX_SEED_CHARS) if text else None
+    if problem is not None:
+        raise ValueError(problem)
     if re.fullmatch(r"\d+", text):
         return int(text)
     if not text:
@@ -69,11 +77,19 @@ def resolve_file_checked(path: str | Path, seed: int | str | None = None) -> tup
     return resolve_inputs(battle_inputs(battle), battle.ruleset, used, source), diags
 
 
-def write_atomic(path: str | Path, text: str) -> None:
+def write_atomic(path: str | Path, text: str, root: str | Path | None = None) -> None:
     """Write ``text`` (UTF-8) to ``path`` via a temporary file and a rename,
-    so readers see the old file or the whole new one, never a part."""
+    so readers see the old file or the whole new one, never a part.
+
+    :param root: a folder the file must stay in once symlinks are resolved
+        (a batch's output folder: a symlinked sub-folder inside it must not
+        lead the write elsewhere), checked before any folder is created.
+    :raises UnsafePathError: when the file would leave ``root``.
+    """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
+    if root is not None:
+        confine(folder, root)
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:

@@ -13,8 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from referee.diagnostics import Diagnostic, ReferError
+from referee import __version__
+from referee.app.inputcheck import check_report_inputs
 from referee.app.inputs import resolve_inputs
+from referee.confine import read_untrusted_text
+from referee.diagnostics import Diagnostic, ReferError
+from referee.limits import MAX_REPORT_BYTES, MAX_SEED_CHARS
+from referee.textcheck import printable
 from referee.report.record import Report, report_from_json, report_to_json
 from referee.ruleset import Ruleset, is_builtin_name, load_ruleset, ruleset_from_embedded
 
@@ -31,20 +36,30 @@ class ReplayOutcome:
 
 
 def load_report(path: str | Path) -> tuple[Report, dict[str, Any]]:
-    """Read a JSON report; a file that is not one is a diagnostic, not a traceback."""
+    """Read a JSON report; a file that is not one is a diagnostic, not a traceback.
+
+    Read through :func:`referee.confine.read_untrusted` (regular files up to
+    :data:`referee.limits.MAX_REPORT_BYTES`)."""
     shown = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ReferError([Diagnostic(shown, 0, 0, "file-not-found", f"cannot read {shown}: {err}")]) from None
+    text, diags = read_untrusted_text(path, shown=shown, limit=MAX_REPORT_BYTES)
+    if text is None:
+        raise ReferError(diags)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ReferError([Diagnostic(shown, err.lineno, err.colno, "not-json",
                                      f"not a JSON report: {err.msg}")]) from None
+    except (ValueError, RecursionError) as err:  # a number too long to read, nesting too deep
+        raise ReferError([Diagnostic(shown, 0, 0, "not-json", f"not a JSON report: {err}")]) from None
     try:
+        if not isinstance(data, dict) or not isinstance(data.get("events"), list) \
+                or not isinstance(data.get("ruleset"), dict) or not isinstance(data.get("inputs"), dict):
+            raise TypeError("it has no ruleset, inputs and events")
+        seed = data.get("seed")
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool) or len(str(seed)) > MAX_SEED_CHARS:
+            raise TypeError("seed")
         return report_from_json(data), data
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as err:
         raise ReferError([Diagnostic(shown, 0, 0, "not-a-report",
                                      f"{shown} is not a referee JSON report (missing or bad field: {err})",
                                      hint="write one with: referee resolve BATTLE --format json -o REPORT.json")]) from None
@@ -52,7 +67,11 @@ def load_report(path: str | Path) -> tuple[Report, dict[str, Any]]:
 
 def _ruleset_for(report: Report, path: Path, override: str | None) -> Ruleset:
     """``--ruleset`` if given; else the ruleset embedded in the report (one
-    that came from a file); else the built-in named by the report."""
+    that came from a file); else the built-in named by the report.
+
+    A report written before rulesets were embedded names a file: it is read
+    only inside the report's own folder, and only if it is a regular file
+    (issue 17, point 3)."""
     embedded = report.inputs.get("ruleset_embedded")
     if override is not None:
         ruleset = load_ruleset(override if is_builtin_name(override) else Path(override))
@@ -63,13 +82,18 @@ def _ruleset_for(report: Report, path: Path, override: str | None) -> Ruleset:
         ruleset = loaded
     else:
         ref = str(report.inputs.get("ruleset") or report.ruleset["name"])
-        # Reports written before rulesets were embedded name a file next to the battle.
-        ruleset = load_ruleset(ref if is_builtin_name(ref) else path.parent / ref)
+        ruleset = load_ruleset(ref) if is_builtin_name(ref) else load_ruleset(path.parent / ref, root=path.parent)
     if ruleset.digest != report.ruleset["digest"]:
-        raise ReferError([Diagnostic(str(path), 0, 0, "ruleset-changed",
-                                     f"ruleset {ruleset.name!r} has changed since the report was written "
-                                     f"(digest {ruleset.digest[:12]}, report says {report.ruleset['digest'][:12]})",
-                                     hint="replay with the ruleset the battle was resolved under (--ruleset PATH)")])
+        if ruleset.name != report.ruleset["name"]:
+            message = (f"the report was resolved under a different ruleset, {report.ruleset['name']!r} "
+                       f"(digest {report.ruleset['digest'][:12]}), not {ruleset.name!r} (digest {ruleset.digest[:12]})")
+            hint = f"replay with the ruleset {report.ruleset['name']!r} the battle was resolved under"
+        else:
+            message = (f"ruleset {ruleset.name!r} has changed since the report was written "
+                       f"(digest {ruleset.digest[:12]}, report says {report.ruleset['digest'][:12]})")
+            hint = "replay with the ruleset the battle was resolved under (--ruleset PATH)"
+        code = "different-ruleset" if ruleset.name != report.ruleset["name"] else "ruleset-changed"
+        raise ReferError([Diagnostic(str(path), 0, 0, code, message, hint=hint)])
     return ruleset
 
 
@@ -87,9 +111,26 @@ def describe_event(event: Mapping[str, Any] | None) -> str:
 
 
 def replay_report(path: str | Path, ruleset_override: str | None = None) -> ReplayOutcome:
-    """Re-resolve the report at ``path``; compare its events and result."""
+    """Re-resolve the report at ``path``; compare its events and result.
+
+    The message quotes the report's own (untrusted) events: control
+    characters in it show as U+FFFD."""
+    outcome = _replay(path, ruleset_override)
+    return ReplayOutcome(outcome.identical, outcome.events, printable(outcome.message))
+
+
+def _replay(path: str | Path, ruleset_override: str | None) -> ReplayOutcome:
     report, data = load_report(path)
+    shown = str(path)
+    if report.referee != __version__:
+        raise ReferError([Diagnostic(shown, 0, 0, "report-version",
+                                     f"the report says it was written by referee {report.referee!r}; this is "
+                                     f"{__version__}: events may differ between versions",
+                                     hint=f"replay it with referee {report.referee}")])
     ruleset = _ruleset_for(report, Path(path), ruleset_override)
+    problems = check_report_inputs(report.inputs, ruleset, shown, data.get("inputs_digest"))
+    if problems:
+        raise ReferError(problems)
     again = report_to_json(resolve_inputs(report.inputs, ruleset, report.seed, report.seed_source))
     expected, got = data["events"], again["events"]
     for i in range(max(len(expected), len(got))):

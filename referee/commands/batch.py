@@ -8,7 +8,8 @@ import sys
 from typing import Any
 
 from referee.report import FORMATS, LANGS
-from referee.app.batch import run_batch
+from referee.app.batch import BatchInterrupted, run_batch
+from referee.limits import BATTLE_TIME_LIMIT_SECONDS
 
 EXAMPLE = """examples:
   referee batch rounds/3                       reports into rounds/3/reports/
@@ -18,8 +19,11 @@ EXAMPLE = """examples:
 
 Every *.battle.yaml under DIR is resolved; each report is written atomically,
 then out/standings.md and out/standings.json summarise the round. A battle
-that fails is listed with its error and the others still finish; the exit
-code is 1 when any battle failed.
+that fails, or takes longer than --time-limit, is listed with its error and
+the others still finish; the exit code is 1 when any battle failed. The
+output folder is checked before any battle runs; one that holds another
+round's reports is refused unless --replace is given. Ctrl-C stops the round
+at once and writes partial standings (exit 130).
 """
 
 
@@ -41,6 +45,16 @@ def _jobs(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--time-limit wants a number of seconds, not {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("--time-limit must be 0 (no limit) or a positive number of seconds")
+    return value
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "batch",
@@ -58,6 +72,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--lang", choices=LANGS, default="en", help="language of the written reports")
     parser.add_argument("--full", action="store_true",
                         help="written reports with every sentence of every turn (default: compact, repeated turns folded)")
+    parser.add_argument("--time-limit", type=_seconds, default=BATTLE_TIME_LIMIT_SECONDS, metavar="SECONDS",
+                        help=f"most time one battle may take; it is then listed as timed out "
+                             f"(default {BATTLE_TIME_LIMIT_SECONDS:g}; 0: no limit)")
+    parser.add_argument("--replace", action="store_true",
+                        help="remove another round's reports from the output folder instead of refusing")
     parser.set_defaults(run=run)
 
 
@@ -66,7 +85,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee batch: {args.folder}: not a folder", file=sys.stderr)
         return 2
     outdir = args.output or os.path.join(args.folder, "reports")
-    outcomes = run_batch(args.folder, outdir, jobs=args.jobs, formats=args.formats, lang=args.lang, full=args.full)
+    try:
+        outcomes = run_batch(args.folder, outdir, jobs=args.jobs, formats=args.formats, lang=args.lang, full=args.full,
+                             time_limit_seconds=args.time_limit or None, replace=args.replace,
+                             default_outdir=args.output is None)
+    except BatchInterrupted as stop:
+        print(f"\ninterrupted: {stop.finished} of {len(stop.outcomes)} battles finished; "
+              f"partial standings in {os.path.join(outdir, 'standings.md')}", file=sys.stderr)
+        return 130
     failed = [o for o in outcomes if not o.ok]
     for o in failed:
         print(f"{o.battle}: {o.status}\n{o.error}", file=sys.stderr)

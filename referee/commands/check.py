@@ -9,10 +9,13 @@ the R-CHAR-4 clause count) are skipped; check the sheet to get them.
 from __future__ import annotations
 
 import argparse
+import stat
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.confine import UnsafePathError, confine, problem_diagnostic, read_untrusted_text
 from referee.diagnostics import Diagnostic, diagnostics_to_json, format_diagnostics, has_errors
 
 EXAMPLE = """examples:
@@ -55,11 +58,20 @@ def run(args: argparse.Namespace) -> int:
     return 1 if has_errors(diags) else 0
 
 
+def _is_folder(name: str) -> bool:
+    """Whether ``name`` is a folder; a name the system refuses (too long,
+    a NUL byte) is not one -- its own diagnostic says why."""
+    try:
+        return Path(name).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def _checked(files: Sequence[str]) -> str:
     """What was checked, for the summary line: files, and the battles of folders."""
     from referee.app.batch import find_battles
 
-    folders = [f for f in files if Path(f).is_dir()]
+    folders = [f for f in files if _is_folder(f)]
     parts = [f"{len(files) - len(folders)} file(s)"] if len(folders) < len(files) else []
     if folders:
         parts.append(f"{sum(len(find_battles(f)) for f in folders)} battle(s) in {len(folders)} folder(s)")
@@ -79,10 +91,19 @@ def check_files(files: Sequence[str], ruleset_name: str = "tcgt") -> list[Diagno
 def check_file(name: str, ruleset: Any) -> list[Diagnostic]:
     """One file's diagnostics, dispatched on its name."""
     path = Path(name)
-    if path.is_dir():
-        return _check_folder(path)
-    if not path.is_file():
+    try:
+        confine(path, path.absolute().parent, name)  # a symlink may not lead out of its folder
+        mode = path.stat().st_mode
+    except UnsafePathError as err:
+        return [problem_diagnostic(err.problem, name)]
+    except FileNotFoundError:
         return [Diagnostic(name, 0, 0, "file-not-found", f"no such file: {name}")]
+    except OSError as err:
+        return [Diagnostic(name, 0, 0, "unreadable", f"cannot read {name}: {err.strerror or err}")]
+    if stat.S_ISDIR(mode):
+        return _check_folder(path)
+    if not stat.S_ISREG(mode):
+        return [Diagnostic(name, 0, 0, "not-a-file", f"{name} is not a regular file (a FIFO or device); it was not read")]
     lower = path.name.lower()
     if lower.endswith(".plan"):
         return check_plan_file(path, ruleset)
@@ -100,12 +121,11 @@ def check_plan_file(path: Path, ruleset: Any) -> list[Diagnostic]:
     """A plan on its own: syntax and names (no sheet: no R-CHAR-4 count)."""
     from referee.plan.check import check_plan
     from referee.plan.parser import parse_plan
-    from referee.textfile import read_text_file
 
     shown = str(path)
-    text, read_diags = read_text_file(path, shown)
+    text, problems = read_untrusted_text(path, shown=shown)
     if text is None:
-        return read_diags
+        return problems
     plan, diags = parse_plan(text, shown)
     catalog = ruleset.catalog if ruleset is not None else None
     board = ruleset.map if ruleset is not None else None

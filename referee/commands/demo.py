@@ -7,7 +7,7 @@ import sys
 from importlib import resources
 from typing import Any
 
-from referee.commands.resolve import add_output_options, emit
+from referee.commands.resolve import add_output_options, check_output, emit
 from referee.report import render
 from referee.app.pipeline import resolve_file
 
@@ -56,6 +56,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.output)
     demos = bundled_demos()
     if args.ruleset not in demos:
         print(f"referee demo: no bundled demo for ruleset {args.ruleset!r}; "

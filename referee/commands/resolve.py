@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from referee.confine import output_file_problem
+from referee.diagnostics import Diagnostic, ReferError
 from referee.report import FORMATS, LANGS, render
 from referee.app.pipeline import parse_seed, resolve_file_checked, write_atomic
 from referee.diagnostics import format_diagnostics
@@ -38,10 +40,24 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="OUT", help="write the report to OUT (atomically) instead of stdout")
 
 
+def check_output(output: str | None) -> None:
+    """Refuse an ``-o`` that cannot be written -- a folder, a path below a
+    file, an unwritable folder -- before any battle is resolved.
+
+    :raises ReferError: naming the output and why."""
+    problem = output_file_problem(output) if output else None
+    if problem is not None and output is not None:
+        raise ReferError([Diagnostic(output, 0, 0, problem.code, problem.message)])
+
+
 def emit(text: str, output: str | None) -> None:
     """Print the report, or write it atomically to ``output``."""
     if output:
-        write_atomic(output, text)
+        try:
+            write_atomic(output, text)
+        except OSError as err:
+            raise ReferError([Diagnostic(output, 0, 0, "output-unwritable",
+                                         f"cannot write {output}: {err.strerror or err}")]) from None
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -69,6 +85,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.output)
     report, warnings = resolve_file_checked(args.battle, args.seed)
     if warnings:
         print(format_diagnostics(warnings), file=sys.stderr)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Collection, Iterable
@@ -24,10 +25,12 @@ from typing import Any, Collection, Iterable
 from lark import Lark, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.diagnostics import Diagnostic
+from referee.limits import MAX_PLAN_LINE_CHARS, MAX_PLAN_LINES
 from referee.plan import ast as A
 from referee.plan.format import KEYWORDS
 from referee.plan.parsercache import cache_dir, cached_parser
 from referee.plan.transformer import PlanTransformer
+from referee.textcheck import text_problems
 
 #: The grammar's path in a source checkout (``referee/grammar/plan.lark`` in
 #: the package is a symlink to it, copied into wheels).
@@ -45,7 +48,7 @@ _SKILL_BEFORE = frozenset({"use", "stack", "maintain", "release", "extend", "wit
 _CONDITION_START = frozenset({"HP", "TURN", "ENEMIES", "ACTING", "ENGAGED"})
 _CLAUSE_START = frozenset({"USE", "EXTEND", "MOVE", "HOLD"})
 _RANK_START = frozenset({"NEAREST", "LOWEST", "MOST"})
-_WORD = re.compile(r"""("[^"]*"|「[^」]*」|[^\s()#"「]+|[()])\s*$""")
+_NOT_IN_WORD = frozenset('()#"「')
 _NOT_WORD = re.compile(r"(?<![\w'’=＝・-])not(?![\w'’=＝・-])", re.IGNORECASE)
 _COMMENT = re.compile(r"#.*$")
 
@@ -95,9 +98,16 @@ def parse_plan(text: str, file: str = "<string>", line_offset: int = 0) -> tuple
     """
     text = _normalise(text)
     lines = text.split("\n")
+    if len(lines) > MAX_PLAN_LINES:
+        # Refused before any parsing: the cost of a huge plan is the attack.
+        return A.Plan((), file, line=1 + line_offset, column=1), [Diagnostic(
+            file, MAX_PLAN_LINES + 1 + line_offset, 1, "plan-too-long",
+            f"a plan has at most {MAX_PLAN_LINES} lines (comments and blank lines included); this one has {len(lines)}")]
     diags: list[Diagnostic] = []
-    deep = [i for i, line in enumerate(lines) if _nesting(line) > MAX_NESTING]
-    if not deep:
+    refused = _refused_lines(lines, file, line_offset)
+    diags += refused.values()
+    deep = [i for i, line in enumerate(lines) if i not in refused and _nesting(line) > MAX_NESTING]
+    if not deep and not refused:
         try:
             tree = plan_parser().parse(text, start="plan")
         except UnexpectedInput:
@@ -111,6 +121,8 @@ def parse_plan(text: str, file: str = "<string>", line_offset: int = 0) -> tuple
         if not _has_content(line):
             continue
         lineno = index + 1 + line_offset
+        if index in refused:
+            continue
         if index in deep:
             diags.append(_too_deep(file, lineno, line))
             continue
@@ -138,6 +150,9 @@ def parse_condition(text: str, file: str = "<string>", line: int = 1, column: in
     source = text.split("\n")[0]
     if "\n" in text.strip():
         return None, [Diagnostic(file, line, column, "condition-lines", "a pattern's condition must fit on one line", source_line=None)]
+    refused = _refused_lines([text], file, line - 1)
+    if refused:
+        return None, [replace(d, column=d.column + column - 1) for d in refused.values()]
     if _nesting(text) > MAX_NESTING:
         return None, [_too_deep(file, line, source, column - 1)]
     try:
@@ -175,6 +190,24 @@ def _normalise(text: str) -> str:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _refused_lines(lines: list[str], file: str, line_offset: int) -> dict[int, Diagnostic]:
+    """Lines never handed to the parser, by index: longer than
+    :data:`MAX_PLAN_LINE_CHARS` (a 40 KB line took 30 s to diagnose), or
+    holding a control character, an escape code or a lone surrogate (they
+    would reach reports and terminals)."""
+    out: dict[int, Diagnostic] = {}
+    for index, line in enumerate(lines):
+        if len(line) > MAX_PLAN_LINE_CHARS:
+            out[index] = Diagnostic(file, index + 1 + line_offset, MAX_PLAN_LINE_CHARS + 1, "line-too-long",
+                                    f"a plan line has at most {MAX_PLAN_LINE_CHARS} characters; this one has {len(line)}",
+                                    source_line=line[:MAX_PLAN_LINE_CHARS])
+    for number, column, words in text_problems("\n".join(lines)):
+        if number - 1 not in out:
+            out[number - 1] = Diagnostic(file, number + line_offset, column, "bad-character", words,
+                                         source_line=lines[number - 1].encode("utf-8", "replace").decode("utf-8"))
+    return out
 
 
 def _has_content(line: str) -> bool:
@@ -258,9 +291,35 @@ def _describe_expected(expected: Collection[str], prev: str | None) -> str:
 
 
 def _previous_word(line: str, column: int) -> str | None:
-    """The word just before 1-based ``column`` of ``line``."""
-    m = _WORD.search(line[: max(column - 1, 0)])
-    return m.group(1) if m else None
+    """The word just before 1-based ``column`` of ``line``: a quoted name, a
+    parenthesis or a run of word characters, trailing spaces skipped.
+
+    Scans backwards once (linear); the regular expression it replaces was
+    tried at every start position, quadratic on a long line (issue 17, point 6).
+
+    >>> _previous_word('use "Big Bang" first', 15), _previous_word("hold (", 7), _previous_word("  ", 3)
+    ('"Big Bang"', '(', None)
+    """
+    head = line[: max(column - 1, 0)]
+    end = len(head)
+    while end and head[end - 1].isspace():
+        end -= 1
+    if not end:
+        return None
+    last = head[end - 1]
+    if last in "()":
+        return last
+    if last == '"':
+        start = head.rfind('"', 0, end - 1)
+        return head[start:end] if start >= 0 else None
+    if last == "」":
+        start = head.find("「", head.rfind("」", 0, end - 1) + 1, end - 1)
+        if start >= 0:
+            return head[start:end]
+    start = end
+    while start and not (head[start - 1].isspace() or head[start - 1] in _NOT_IN_WORD):
+        start -= 1
+    return head[start:end] if start < end else None
 
 
 def _content_end(line: str) -> int:

@@ -16,6 +16,7 @@ the ruleset object or the files.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import operator
 from collections.abc import Callable
@@ -29,6 +30,7 @@ __all__ = [
     "Report",
     "report_to_json",
     "report_from_json",
+    "inputs_digest",
     "dumps_report",
 ]
 
@@ -81,9 +83,25 @@ def report_to_json(report: Report, *, with_events: bool = True) -> dict[str, Any
         "seed": report.seed,
         "seed_source": report.seed_source,
         "inputs": report.inputs,
+        "inputs_digest": inputs_digest(report.inputs),
         "events": [e.to_json() for e in report.events] if with_events else None,
         "result": report.result.to_json(),
     }
+
+
+def inputs_digest(inputs: Mapping[str, Any]) -> dict[str, str]:
+    """A short sha256 of each embedded input, key by key, so ``replay`` can
+    name an input edited by hand (``inputs.title``) -- the title and file
+    names change no event, so re-resolving cannot see them (issue 17, point 13).
+
+    >>> inputs_digest({"title": "Round 3"})
+    {'title': 'b260e314b2717b4a'}
+    """
+    out = {}
+    for key, value in inputs.items():
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        out[str(key)] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return out
 
 
 def report_from_json(data: Mapping[str, Any]) -> Report:

@@ -1,0 +1,97 @@
+"""Limits on untrusted input that hold whatever the ruleset says.
+
+Organisers run the referee on files mailed in by strangers (issue 17,
+``docs/security.md``).  A ruleset is itself such a file, so the bounds that
+keep a round finite -- in time and in memory -- cannot come from it: they are
+constants here, in one place, each with the reason for its size.  Every one of
+them is far above what an honest file needs (a character sheet is ~1 KB, a
+plan a few dozen lines, the built-in ruleset has a 100-turn cap) and far below
+what would hurt a 2-core organiser's laptop.
+
+A file or value over a limit is refused with a located diagnostic naming the
+limit (``file-too-large``, ``yaml-too-complex``, ``plan-too-long``,
+``turn-limit-too-high``, ``map-too-small``, ``number-too-large``); a battle
+over the time limit in ``referee batch`` is listed as ``timed-out``.
+"""
+
+from __future__ import annotations
+
+#: Largest sheet, plan, battle, ruleset or skill catalogue read, in bytes.
+#: Why: a sheet is about 1 KB and the built-in skill catalogue about 7 KB; a
+#: 100 MB sheet took 43 s and 632 MB before this limit (issue 17, point 10).
+MAX_INPUT_BYTES = 1024 * 1024
+
+#: Largest JSON report ``referee replay`` reads, in bytes.  Why: a report of a
+#: battle at the turn-cap ceiling with 16 characters a side stays well under
+#: this; anything larger is not a report the referee wrote.
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+
+#: Most YAML aliases (``*name``) in one file.  Why: aliases let a 546-byte
+#: sheet expand into 1.45 GB (a "billion laughs"); honest files use none.
+MAX_YAML_ALIASES = 100
+
+#: Most YAML nodes in a file once every alias is expanded.  Why: a bound on
+#: the aliases alone still allows exponential expansion through nesting; the
+#: built-in skill catalogue has about 750 nodes.
+MAX_YAML_NODES = 100_000
+
+#: Deepest nesting of YAML mappings and lists.  Why: the deepest shipped file
+#: nests 7 levels; deeper documents only exhaust the recursion of the loader.
+MAX_YAML_DEPTH = 32
+
+#: Most digits in a whole number in any input file.  Why: Python refuses to
+#: print integers of more than 4,300 digits (a traceback where a diagnostic
+#: belongs); no field of any file needs more than a few digits, and a seed
+#: fits in 40.
+MAX_NUMBER_DIGITS = 40
+
+#: Most characters of a seed given as text (``seed: round-3``).
+MAX_SEED_CHARS = 200
+
+#: Longest plan, in lines (comments and blank lines included).  Why: a plan
+#: has at most 2 x intellect clauses (R-CHAR-4); blank lines cost the parser
+#: about 1.2 GB of memory per MB before this limit (issue 17, point 8).
+MAX_PLAN_LINES = 500
+
+#: Longest plan line, in characters.  Why: a clause is one line of a few dozen
+#: characters; a 40 KB line took 30 s to diagnose (issue 17, point 6).
+MAX_PLAN_LINE_CHARS = 500
+
+#: Most characters of a name or a title.
+MAX_NAME_CHARS = 100
+
+#: Highest turn cap a ruleset may set (R-TURN-9).  Why: the built-in cap is
+#: 100; a house ruleset with no ceiling made ``resolve`` run forever (issue 17,
+#: point 4).  A 16-a-side battle of 1,000 turns resolves in seconds.
+MAX_TURN_LIMIT = 1000
+
+#: Smallest side of a ruleset's map.  Why: the narrowing (R-NARROW-1) and the
+#: setup draw (R-SETUP-1) need room; a map 1 or 2 squares high crashed the
+#: setup (issue 17, point 12).
+MIN_MAP_SIDE = 3
+
+#: Default time one battle may take in ``referee batch``, in seconds
+#: (``--time-limit`` changes it).  Why: a battle takes milliseconds; a FIFO as
+#: a plan file hung a worker and the round never wrote its standings.
+BATTLE_TIME_LIMIT_SECONDS = 60.0
+
+#: Longest path written in any input file, in characters (a path longer than
+#: the system allows is refused before it reaches the file system).
+MAX_PATH_CHARS = 1024
+
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "MAX_REPORT_BYTES",
+    "MAX_YAML_ALIASES",
+    "MAX_YAML_NODES",
+    "MAX_YAML_DEPTH",
+    "MAX_NUMBER_DIGITS",
+    "MAX_SEED_CHARS",
+    "MAX_PLAN_LINES",
+    "MAX_PLAN_LINE_CHARS",
+    "MAX_NAME_CHARS",
+    "MAX_TURN_LIMIT",
+    "MIN_MAP_SIDE",
+    "BATTLE_TIME_LIMIT_SECONDS",
+    "MAX_PATH_CHARS",
+]
