@@ -81,11 +81,12 @@ def test_seed_option_parsing() -> None:
         parse_seed("  ")
 
 
-def _dies_on_r2(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str) -> BattleOutcome:
+def _dies_on_r2(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
+                sealed: batch_module.Sealed = None) -> BattleOutcome:
     """A worker whose process dies (as if killed) on the battle r2."""
     if rel.startswith("r2"):
         os._exit(3)
-    return _REAL_RESOLVE_ONE(path, rel, outdir, formats, lang)
+    return _REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, sealed)
 
 
 _REAL_RESOLVE_ONE = batch_module.resolve_one

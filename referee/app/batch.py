@@ -24,6 +24,10 @@ from typing import Any, Callable, TextIO
 from referee.diagnostics import ReferError, format_diagnostics
 from referee.report import SUFFIXES, render
 from referee.app.pipeline import resolve_file, write_atomic
+from referee.app.seeds import RoundCommitment, resolve_committed, round_secret
+
+#: A committed round's commitment and secret, or None (seeds as usual).
+Sealed = tuple[RoundCommitment, bytes] | None
 
 __all__ = ["BattleOutcome", "find_battles", "run_batch", "standings_markdown", "standings_json"]
 
@@ -66,13 +70,16 @@ def _report_stem(rel: str) -> str:
     return rel[: -len(BATTLE_SUFFIX)] if rel.endswith(BATTLE_SUFFIX) else rel
 
 
-def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str) -> BattleOutcome:
+def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
+                sealed: Sealed = None) -> BattleOutcome:
     """Worker: resolve one battle, write its reports, return its summary row.
 
     Never raises: invalid input and crashes both become outcomes.
+
+    :param sealed: the round's seed commitment and secret (``referee.app.seeds``).
     """
     try:
-        report = resolve_file(path)
+        report = resolve_file(path) if sealed is None else resolve_committed(path, rel, *sealed)
         written = []
         stem = _report_stem(rel)
         for fmt in formats:
@@ -154,12 +161,12 @@ class _Progress:
 
 
 def _run_pool(pool: Any, tasks: list[tuple[str, str]], outdir: str, formats: tuple[str, ...], lang: str,
-              outcomes: list[BattleOutcome], bar: _Progress) -> list[tuple[str, str]]:
+              outcomes: list[BattleOutcome], bar: _Progress, sealed: Sealed = None) -> list[tuple[str, str]]:
     """Resolve ``tasks`` in ``pool``, adding outcomes; returns the tasks left
     unresolved because a worker process died (the pool is then broken)."""
     left: list[tuple[str, str]] = []
     with pool:
-        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang): (path, rel) for path, rel in tasks}
+        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, sealed): (path, rel) for path, rel in tasks}
         for future in as_completed(futures):
             try:
                 outcome = future.result()
@@ -193,9 +200,10 @@ def run_batch(
     bar = _Progress(len(battles), progress or sys.stderr)
     outcomes: list[BattleOutcome] = []
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
+    sealed = round_secret(root)  # a committed round: seeds from its secret (raises if unavailable)
     if jobs <= 1 or len(tasks) <= 1:
         for path, rel in tasks:
-            outcome = resolve_one(path, rel, str(out), formats, lang)
+            outcome = resolve_one(path, rel, str(out), formats, lang, sealed)
             outcomes.append(outcome)
             bar.update(outcome)
     else:
@@ -206,19 +214,20 @@ def run_batch(
 
             def executor_factory(n: int) -> Any:
                 return ProcessPoolExecutor(max_workers=n, initializer=_worker_init, mp_context=context)
-        left = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar)
+        left = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar, sealed)
         # A worker process that died (killed, out of memory) breaks the whole
         # pool: every battle it had not finished is run again, each in a pool of
         # its own, so only the battle that kills its worker is lost.
         for task in left:
-            for crashed in _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar):
+            for crashed in _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar, sealed):
                 outcome = BattleOutcome(battle=crashed[1], status="crashed",
                                         error="internal error: the worker process resolving it died")
                 outcomes.append(outcome)
                 bar.update(outcome)
     outcomes.sort(key=lambda o: o.battle)
-    write_atomic(out / "standings.md", standings_markdown(outcomes, root.name or str(root)))
-    write_atomic(out / "standings.json", standings_json(outcomes))
+    commitment = sealed[0].commitment if sealed else None
+    write_atomic(out / "standings.md", standings_markdown(outcomes, root.name or str(root), commitment))
+    write_atomic(out / "standings.json", standings_json(outcomes, commitment))
     return outcomes
 
 
@@ -233,21 +242,23 @@ def _counts(outcomes: list[BattleOutcome]) -> dict[str, int]:
     }
 
 
-def standings_json(outcomes: list[BattleOutcome]) -> str:
-    """The round's summary as JSON (counts, then one object per battle)."""
+def standings_json(outcomes: list[BattleOutcome], commitment: str | None = None) -> str:
+    """The round's summary as JSON (counts, then one object per battle; the
+    seed commitment first when the round has one)."""
     rows = []
     for o in outcomes:
         row = asdict(o)
         row["reports"] = list(o.reports)
         rows.append(row)
-    return json.dumps({"summary": _counts(outcomes), "battles": rows}, ensure_ascii=False, indent=2) + "\n"
+    sealed = {"seed_commitment": commitment} if commitment else {}
+    return json.dumps({**sealed, "summary": _counts(outcomes), "battles": rows}, ensure_ascii=False, indent=2) + "\n"
 
 
 def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def standings_markdown(outcomes: list[BattleOutcome], name: str) -> str:
+def standings_markdown(outcomes: list[BattleOutcome], name: str, commitment: str | None = None) -> str:
     """The round's summary as a GitHub-flavoured Markdown table."""
     c = _counts(outcomes)
     lines = [
@@ -256,6 +267,8 @@ def standings_markdown(outcomes: list[BattleOutcome], name: str) -> str:
         f"{c['resolved']} of {c['battles']} battles resolved; White won {c['white_wins']}, "
         f"Black won {c['black_wins']}, {c['draws']} drawn; {c['failed']} failed.",
         "",
+        *([f"Seeds committed before the deadline: sha256 `{commitment}`; "
+           "check with `referee seeds verify ROUND_DIR` once the secret is revealed.", ""] if commitment else []),
         "| battle | title | winner | how | turns | standing (W-B) | seed |",
         "|---|---|---|---|---|---|---|",
     ]

@@ -18,6 +18,9 @@ EN: dict[str, str] = {
     # header
     "report.referee": "Referee {version} · ruleset {ruleset} (digest {digest}) · seed {seed}{drawn}",
     "report.seed_drawn": " (drawn at random)",
+    "report.seed_commitment": ("Seed fixed before the deadline: HMAC-SHA256 of this battle file's name under a "
+                               "secret whose sha256, posted in advance, is {commitment}; once the secret is "
+                               "revealed, check it with: referee seeds verify ROUND_DIR"),
     "section.armies": "Armies",
     "section.rules": "House rules in force",
     "section.setup": "Starting positions",
@@ -199,6 +202,9 @@ EN: dict[str, str] = {
 JA: dict[str, str] = {
     "report.referee": "審判 {version}・ルール {ruleset}（ダイジェスト {digest}）・シード {seed}{drawn}",
     "report.seed_drawn": "（無作為に決定）",
+    "report.seed_commitment": ("シードは締切前に決定済み: 事前に公開した sha256 が {commitment} である秘密値による、"
+                               "このバトルファイル名の HMAC-SHA256。秘密値の公開後に referee seeds verify ROUND_DIR "
+                               "で検証できます"),
     "section.armies": "両軍",
     "section.rules": "適用ルール",
     "section.setup": "初期配置",
