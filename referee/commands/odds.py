@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from referee.app.executors import parse_executor, run_chunks
 from referee.app.inputs import battle_inputs
 from referee.app.odds import OddsSummary, chunk_seeds, derive_seeds, summarise
-from referee.app.pipeline import draw_seed
+from referee.app.pipeline import choose_seed
 from referee.battlefile import load_battle
 from referee.commands.batch import _jobs
 from referee.commands.resolve import _seed, emit
@@ -107,9 +107,8 @@ def run(args: argparse.Namespace) -> int:
     battle, diags = load_battle(args.battle)
     if battle is None or has_errors(diags):
         raise ReferError(diags)
-    base = args.seed if args.seed is not None else battle.seed
-    if base is None:
-        base = draw_seed()
+    base, source = choose_seed(args.seed, battle.seed)
+    if source == "drawn":
         print(f"referee: no seed given; drew base seed {base}", file=sys.stderr)
     seeds = derive_seeds(base, args.seeds)
     bar = _Bar(len(seeds), sys.stderr)
