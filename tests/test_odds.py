@@ -164,3 +164,18 @@ def test_dask_local_cluster_gives_the_same_numbers() -> None:
         assert address.startswith("tcp://127.0.0.1:")
         dasked = odds(DUEL, 120, executor=parse_executor(address.replace("tcp://", "dask://")))
     assert dasked == odds(DUEL, 120, jobs=1)
+
+
+def test_a_house_ruleset_from_a_file(tmp_path: Path) -> None:
+    """Odds work for any ruleset: here a file that shortens the battle to 3
+    turns (R-TURN-9 as house rule); the worker processes get the ruleset too."""
+    import shutil
+
+    shutil.copytree(BATTLES / "sheets", tmp_path / "sheets")
+    (tmp_path / "short.ruleset.yaml").write_text("extends: tcgt\nname: short\nturn_limit: 3\n", encoding="utf-8")
+    battle = tmp_path / "short.battle.yaml"
+    battle.write_text((BATTLES / "mirror.battle.yaml").read_text(encoding="utf-8")
+                      .replace("seed: 5", "seed: 5\nruleset: short.ruleset.yaml"), encoding="utf-8")
+    one, two = odds(battle, 60, jobs=1), odds(battle, 60, jobs=2)
+    assert one == two
+    assert max(int(t) for t in one["turns"]) <= 3  # type: ignore[union-attr]

@@ -73,16 +73,21 @@ def _lint_plan_file(path: Path, ruleset: Ruleset) -> list[Diagnostic]:
         return []
     plan, _ = parse_plan(text, str(path))
     plan, _ = resolve_plan(plan, ruleset.catalog)
-    return lint_plan(plan, _base_bounds(ruleset))
+    return lint_plan(plan, _base_bounds(ruleset), catalog=_lint_catalog(ruleset))
+
+
+def _lint_skill(ruleset: Ruleset, skill_id: str) -> LintSkill:
+    s = ruleset.catalog.get(skill_id)
+    return LintSkill(s.id, s.label(), tuple(e.kanji for e in s.cost), s.level,
+                     frozenset(str(c) for c in s.classes), str(s.targets))
+
+
+def _lint_catalog(ruleset: Ruleset) -> dict[str, LintSkill]:
+    return {s.id: _lint_skill(ruleset, s.id) for s in ruleset.catalog.skills}
 
 
 def _lint_skills(sheet: CharacterSheet, ruleset: Ruleset) -> tuple[LintSkill, ...]:
-    out = []
-    for skill_id in sheet.skills:
-        s = ruleset.catalog.get(skill_id)
-        out.append(LintSkill(s.id, s.label(), tuple(e.kanji for e in s.cost), s.level,
-                             frozenset(str(c) for c in s.classes), str(s.targets)))
-    return tuple(out)
+    return tuple(_lint_skill(ruleset, skill_id) for skill_id in sheet.skills)
 
 
 def _lint_patterns(sheet: CharacterSheet) -> tuple[LintPattern, ...]:
@@ -131,7 +136,7 @@ def _lint_character(sheet: CharacterSheet, ruleset: Ruleset, battle: Battle | No
     if plan is not None:
         plan, _ = resolve_plan(plan, ruleset.catalog)
         inline = sheet.plan_file in (None, sheet.file)
-        for d in lint_plan(plan, bounds, lint):
+        for d in lint_plan(plan, bounds, lint, _lint_catalog(ruleset)):
             if inline and d.line:
                 d = dataclasses.replace(d, file=sheet.file, line=d.line + sheet.plan_line_offset,
                                         column=d.column + (sheet.plan_column_offset if d.column else 0))

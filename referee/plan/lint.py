@@ -27,6 +27,11 @@ Warnings (code -- rule):
   without Rest or Restore; ``move toward`` an ally in an army of one.
 * ``counter-allies-without-counter`` -- R-PLAN-2: nothing on the sheet
   answers a hit.
+* ``clause-without-effect`` -- ``use X first`` on a passive (skipped by the
+  walk, R-PLAN-3); a target clause for a skill that never chooses a target
+  (passives answer the attacker, maintained skills start without one,
+  R-PLAN-3, R-TURN-3); ``stack X`` with X listed once (R-SK-1a); any clause
+  about X beside an unconditional ``never use X`` (R-PLAN-5).
 
 ``extend`` on a skill not classed 拡大 is already an error of ``check``
 (``not-extendable``, R-EXT-1); lint does not repeat it.
@@ -324,14 +329,61 @@ def _sheet_plan_warnings(plan: A.Plan, sheet: LintSheet) -> list[Diagnostic]:
     return out
 
 
-def lint_plan(plan: A.Plan, bounds: Bounds, sheet: LintSheet | None = None) -> list[Diagnostic]:
+_ABOUT_USING = (A.UseFirst, A.UseOnlyWhen, A.TargetPreference, A.NeverTarget, A.OnlyTarget, A.Extend, A.Stack,
+                A.Maintain, A.Release)
+
+
+def _skill_of(clause: A.Clause) -> str | None:
+    ref = getattr(clause, "skill", None)
+    return ref.id if isinstance(ref, A.SkillRef) else None
+
+
+def _without_effect(plan: A.Plan, bounds: Bounds, catalog: dict[str, LintSkill],
+                    sheet: LintSheet | None) -> list[Diagnostic]:
+    out = []
+    never: dict[str, A.NeverUse] = {}
+    for clause in plan.clauses:
+        skill_id = _skill_of(clause)
+        if isinstance(clause, A.NeverUse) and skill_id and truth(clause.condition, bounds) is True:
+            never.setdefault(skill_id, clause)
+    for clause in plan.clauses:
+        skill_id = _skill_of(clause)
+        skill = catalog.get(skill_id or "")
+        if skill is None:
+            continue
+        reason = None
+        if skill_id in never and isinstance(clause, _ABOUT_USING):
+            ban = never[skill_id]
+            reason = (f"{skill.label} is never used (line {ban.line}: '{format_clause(ban)}'), so this clause "
+                      f"never matters (R-PLAN-5; only a Bind on line {ban.line}, R-ST-BIND, would change that)")
+        elif isinstance(clause, A.UseFirst) and "passive" in skill.classes:
+            reason = (f"{skill.label} is passive: the skill walk skips it and it fires only when triggered, "
+                      "in sheet order, so 'use first' changes nothing but the walk order the report prints "
+                      "(R-PLAN-3, R-SK-1a)")
+        elif (isinstance(clause, (A.TargetPreference, A.NeverTarget, A.OnlyTarget))
+              and ({"passive", "maintain"} & skill.classes)):
+            reason = (f"{skill.label} never chooses a target: a passive answers the attacker and a maintained "
+                      "skill starts without one (R-PLAN-3, R-TURN-3), so this target clause changes nothing")
+        elif isinstance(clause, A.Stack) and sheet is not None and sum(s.id == skill.id for s in sheet.skills) == 1:
+            reason = (f"{skill.label} is listed once on this sheet; 'stack' only matters for a skill listed "
+                      "several times (R-SK-1a)")
+        if reason:
+            out.append(_warn(plan.file, clause.line, clause.column, "clause-without-effect", reason))
+    return out
+
+
+def lint_plan(plan: A.Plan, bounds: Bounds, sheet: LintSheet | None = None,
+              catalog: dict[str, LintSkill] | None = None) -> list[Diagnostic]:
     """Every lint warning of a resolved plan (plan coordinates), sorted.
 
     :param sheet: the character the plan belongs to; ``None`` for a plan
         linted on its own (only what holds for any character is checked).
+    :param catalog: every skill of the ruleset by id (classes for the
+        checks that need no sheet).
     """
     who = sheet.name if sheet is not None else "any character"
     out = _shadowed(plan, bounds) + _constant_conditions(plan, bounds, who)
+    out += _without_effect(plan, bounds, dict(catalog or {}), sheet)
     if sheet is not None:
         out += _sheet_plan_warnings(plan, sheet)
     return sorted(out, key=lambda d: (d.line, d.column, d.code))
