@@ -226,12 +226,14 @@ def _cost_warnings(sheet: LintSheet, reachable: Sequence[LintPattern]) -> list[D
             continue
         seen.add(skill.id)
         payers = [p.elements for p in reachable if can_pay(skill.cost, p.elements, sheet.panel_changes)]
-        what = "never readied, so it never fires (R-PAN-4)" if "passive" in skill.classes else "never used"
+        passive = "passive" in skill.classes
+        what = "never readied, so it never fires" if passive else "never used"
+        rules = "R-PAN-3, R-PAN-4" if passive else "R-PAN-3"
         if not payers:
             changed = " (not even with panels turned to wind, R-ST-CHANGE)" if sheet.panel_changes and WIND in skill.cost else ""
             out.append(_warn(sheet.file, line, 0, "cost-unpayable",
                              f"no pattern of this sheet that can be active holds {''.join(skill.cost)}{changed}, "
-                             f"the cost of {skill.label}: it is {what} (R-PAN-3)",
+                             f"the cost of {skill.label}: it is {what} ({rules})",
                              hint="add a pattern with those panels, or drop the skill"))
             continue
         holders = []
@@ -244,8 +246,8 @@ def _cost_warnings(sheet: LintSheet, reachable: Sequence[LintPattern]) -> list[D
         else:
             names = ", ".join(dict.fromkeys(m.label for m in holders))
             out.append(_warn(sheet.file, line, 0, "cost-held-by-maintained",
-                             f"{skill.label} can be paid only with panels that {names} keeps while maintained "
-                             f"(R-PAN-2): it is {what} while that is maintained",
+                             f"{skill.label} can be paid only with panels that {names} keeps while maintained: "
+                             f"it is {what} while that is maintained (R-PAN-2{', R-PAN-4' if passive else ''})",
                              hint="add a pattern that pays both, or release the maintained skill by a clause"))
     return out
 
