@@ -156,16 +156,16 @@ def holds(c: A.Condition, hp: int, max_hp: int) -> bool:
 
 @given(conditions(), st.integers(4, 24))
 def test_truth_is_never_wrong(cond: A.Condition, max_hp: int) -> None:
-    bounds = Bounds(self_hp=Range(1, max_hp), self_max_hp=Range(max_hp, max_hp))
+    bounds = Bounds(self_hp=Range(0, max_hp), self_max_hp=Range(max_hp, max_hp))
     verdict = truth(cond, bounds)
     if verdict is not None:
-        assert all(holds(cond, hp, max_hp) == verdict for hp in range(1, max_hp + 1))
+        assert all(holds(cond, hp, max_hp) == verdict for hp in range(0, max_hp + 1))
 
 
 @given(conditions(), conditions(), st.integers(4, 24))
 def test_implies_is_never_wrong(a: A.Condition, b: A.Condition, max_hp: int) -> None:
     if implies(a, b):
-        assert all(holds(b, hp, max_hp) for hp in range(1, max_hp + 1) if holds(a, hp, max_hp))
+        assert all(holds(b, hp, max_hp) for hp in range(0, max_hp + 1) if holds(a, hp, max_hp))
 
 
 def test_implies_examples() -> None:

@@ -101,15 +101,14 @@ def _lint_patterns(sheet: CharacterSheet) -> tuple[LintPattern, ...]:
 
 
 def _army_range(hps: Sequence[int]) -> tuple[Range, Range, Range]:
-    """HP, max HP and standing head count (R-GOAL-1: more than a third) of a group."""
-    n = len(hps)
-    return Range(1, max(hps)), Range(min(hps), max(hps)), Range(n // 3 + 1, n)
+    """HP, max HP and head count of a group (see :class:`Bounds` for why 0)."""
+    return Range(0, max(hps)), Range(min(hps), max(hps)), Range(0, len(hps))
 
 
 def _bounds_for(sheet: CharacterSheet, skills: tuple[LintSkill, ...], ruleset: Ruleset,
                 battle: Battle | None) -> Bounds:
     bounds = dataclasses.replace(
-        _base_bounds(ruleset), self_hp=Range(1, sheet.max_hp), self_max_hp=Range(sheet.max_hp, sheet.max_hp),
+        _base_bounds(ruleset), self_hp=Range(0, sheet.max_hp), self_max_hp=Range(sheet.max_hp, sheet.max_hp),
         own_classes=frozenset(c for s in skills for c in s.classes))
     if battle is None:
         return bounds

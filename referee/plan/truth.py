@@ -7,7 +7,7 @@ warnings), so both answers here are *sound but incomplete*: ``None`` means
 
 * :func:`truth` -- ``True`` (always holds), ``False`` (never holds) or
   ``None``, from the ranges the numbers a condition reads can take
-  (:class:`Bounds`: HP 1..max HP for a character who is acting, R-CHAR-2;
+  (:class:`Bounds`: HP 0..max HP, R-CHAR-2, R-CHAR-2a;
   turns 1..the turn limit, R-TURN-9; head counts from the armies' sizes).
 * :func:`implies` -- ``True`` only when ``a`` holding guarantees ``b`` holds
   (used for R-PLAN-5 shadowing: an earlier clause whose condition is weaker
@@ -38,23 +38,23 @@ class Range:
 class Bounds:
     """The ranges a condition's numbers can take for one character.
 
-    Defaults are what holds for any character under any battle: an acting
-    character has at least 1 HP, a body of at least 1 gives max HP >= 4
-    (R-CHAR-1, R-CHAR-2), the armies have at least one member standing
-    (else the battle is over, R-GOAL-1), counts in range include nobody or
-    everybody, and allies include the character itself.
+    Defaults are what holds for any character under any battle.  HP may be 0
+    when a condition is read: a character felled by a hit still makes that
+    hit's counters (R-CHAR-2a), and ``use X only when`` / ``never use X when``
+    also gate passives firing then (R-PLAN-5); for the same reason head
+    counts may be 0.  A body of at least 1 gives max HP >= 4 (R-CHAR-1,
+    R-CHAR-2).
     """
 
-    self_hp: Range = Range(1)
+    self_hp: Range = Range(0)
     self_max_hp: Range = Range(4)
-    ally_hp: Range = Range(1)
+    ally_hp: Range = Range(0)
     ally_max_hp: Range = Range(4)
-    target_hp: Range = Range(1)
+    target_hp: Range = Range(0)
     target_max_hp: Range = Range(4)
     turn: Range = Range(1)
-    allies: Range = Range(1)
-    enemies: Range = Range(1)
-    #: R-SK-2 classes of the skills on the sheet (``None``: no sheet known).
+    allies: Range = Range(0)
+    enemies: Range = Range(0)
     own_classes: frozenset[str] | None = None
 
 
@@ -86,8 +86,8 @@ def _quantity(b: Bounds, subject: str, quantity: str) -> Range:
         return Range(hp.lo, min(hp.hi, max_hp.hi))
     if quantity == "max_hp":
         return max_hp
-    # hp lost = max HP - HP: 0 .. max HP - 1 for a standing character.
-    return Range(0, max(0, max_hp.hi - 1) if max_hp.hi < TOP else TOP)
+    # hp lost = max HP - HP: 0 .. max HP (0 HP while answering the hit that felled it).
+    return Range(0, max_hp.hi)
 
 
 def truth(cond: A.Condition | None, b: Bounds) -> bool | None:
@@ -104,8 +104,8 @@ def truth(cond: A.Condition | None, b: Bounds) -> bool | None:
         return _range_truth(b.turn, cond.op, cond.value)
     if isinstance(cond, A.Count):
         side = b.allies if cond.side == "allies" else b.enemies
-        # In range: nobody or up to everybody (an ally count always holds the character itself).
-        lo = side.lo if cond.scope == "alive" else (1 if cond.side == "allies" else 0)
+        # In range: nobody or up to everybody.
+        lo = side.lo if cond.scope == "alive" else 0
         return _range_truth(Range(lo, side.hi), cond.op, cond.value)
     if isinstance(cond, A.Readies):
         if cond.subject == "self" and cond.skill_class is not None and b.own_classes is not None:
