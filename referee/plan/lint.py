@@ -171,13 +171,18 @@ def _constant_conditions(plan: A.Plan, bounds: Bounds, who: str) -> list[Diagnos
         if cond is None:
             continue
         verdict = truth(cond, bounds)
+        text = f"'{format_condition(cond)}'"
+        gate = isinstance(clause, A.UseOnlyWhen)
+        skill = clause.skill.text if isinstance(clause, A.UseOnlyWhen) else ""
         if verdict is False:
+            outcome = f"so {skill} is never used (R-PLAN-5)" if gate else "so this clause never applies"
             out.append(_warn(plan.file, cond.line, cond.column, "condition-never-holds",
-                             f"'{format_condition(cond)}' can never hold for {who}, so this clause never applies",
+                             f"{text} can never hold for {who}, {outcome}",
                              hint="check the number against the character's HP, the armies' sizes or the turn limit"))
         elif verdict is True:
+            outcome = "this clause changes nothing" if gate else "the clause applies unconditionally"
             out.append(_warn(plan.file, cond.line, cond.column, "condition-always-holds",
-                             f"'{format_condition(cond)}' always holds for {who}: the clause applies unconditionally",
+                             f"{text} always holds for {who}: {outcome}",
                              hint="drop the condition, or fix its number"))
     return out
 
