@@ -173,3 +173,20 @@ def test_implies_examples() -> None:
     assert implies(ge5, ge3) and not implies(ge3, ge5)
     assert implies(A.And((ge5, A.Engaged())), ge3) and implies(ge5, A.Or((A.Engaged(), ge3)))
     assert not implies(A.Compare("self", "hp_lost", ">=", 5), ge3)  # another subject
+
+
+def test_lint_never_raises_on_any_plan() -> None:
+    """Style lesson 15: arbitrary plans (the grammar-shaped strategy of
+    test_plan_properties) give warnings, never an exception."""
+    from hypothesis import settings
+
+    from referee.plan.lint import lint_plan
+    from test_plan_properties import plans
+
+    @settings(max_examples=150)
+    @given(plans)
+    def check(plan: A.Plan) -> None:
+        for w in lint_plan(plan, Bounds()):
+            assert w.severity == "warning" and w.code in LINT_CODES
+
+    check()

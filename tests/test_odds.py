@@ -151,19 +151,38 @@ def test_progress_bar_only_on_a_terminal() -> None:
     assert tty.getvalue().endswith("] 50/50 seeds\n") and plain.getvalue() == ""
 
 
-def test_dask_local_cluster_gives_the_same_numbers() -> None:
+#: Run in a child process, so no Dask thread lingers in the test process
+#: (later tests fork worker pools, and forking a threaded process can deadlock).
+DASK_SCRIPT = """
+import sys
+from distributed import LocalCluster
+from referee.cli import main
+
+if __name__ == "__main__":
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, protocol="tcp://") as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:"), address
+        code = main(["odds", sys.argv[1], "-n", "120", "--format", "json",
+                     "--executor", address.replace("tcp://", "dask://")])
+    sys.exit(code)
+"""
+
+
+def test_dask_local_cluster_gives_the_same_numbers(tmp_path: Path) -> None:
     """The Dask executor against a LocalCluster this test starts: loopback
     only, two single-threaded worker processes, shut down at the end."""
     pytest.importorskip("distributed", reason="the optional extra dask[distributed] is not installed "
                                               "(pip install -e '.[dask]')")
-    from distributed import LocalCluster
+    import subprocess
+    import sys
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None, protocol="tcp://") as cluster:
-        address = cluster.scheduler_address
-        assert address.startswith("tcp://127.0.0.1:")
-        dasked = odds(DUEL, 120, executor=parse_executor(address.replace("tcp://", "dask://")))
-    assert dasked == odds(DUEL, 120, jobs=1)
+    script = tmp_path / "dask_odds.py"
+    script.write_text(DASK_SCRIPT, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), str(DUEL)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    dasked = json.loads(done.stdout)
+    assert dasked == {**odds(DUEL, 120, jobs=1), "battle": str(DUEL), "title": dasked["title"]}
 
 
 def test_a_house_ruleset_from_a_file(tmp_path: Path) -> None:
