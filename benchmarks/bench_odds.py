@@ -12,6 +12,8 @@ The whole command is timed, as a user runs it (start-up included).
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -35,12 +37,21 @@ def write_battle(folder: Path) -> Path:
     return battle
 
 
-def timed(cmd: list[str]) -> tuple[float, str]:
+def timed(cmd: list[str]) -> tuple[float, float, str]:
+    """Wall-clock seconds and stdout of ``cmd``; also prints the CPU seconds
+    it and its worker processes used, which other users of a shared machine
+    do not inflate (CPU / jobs = the wall time on that many idle cores)."""
+    load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode:
         sys.exit(f"{cmd} failed:\n{done.stderr}")
-    return time.perf_counter() - start, done.stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print(f"  load average at the start {load:.1f}; CPU {cpu:.1f} s in all the command's processes")
+    return wall, cpu, done.stdout
 
 
 def main() -> None:
@@ -53,18 +64,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         battle = write_battle(Path(tmp))
         base = [sys.executable, "-m", "referee.cli", "odds", str(battle), "-n", str(args.n), "--format", "json"]
-        seconds, first = timed(base + ["--jobs", str(args.jobs)])
+        seconds, cpu, first = timed(base + ["--jobs", str(args.jobs)])
         print(f"referee odds 8v8, {args.n} seeds, --jobs {args.jobs}: {seconds:.1f} s "
-              f"({1000 * seconds / args.n:.1f} ms per seed)")
+              f"({1000 * seconds / args.n:.1f} ms per seed); on {args.jobs} idle cores about "
+              f"{cpu / args.jobs:.1f} s (CPU / jobs)")
         if args.compare:
-            seconds, one = timed(base + ["--jobs", "1"])
+            seconds, _, one = timed(base + ["--jobs", "1"])
             print(f"  --jobs 1: {seconds:.1f} s; same numbers: {one == first}")
         if args.dask:
             from distributed import LocalCluster
 
             with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                               dashboard_address=None, processes=True) as cluster:
-                seconds, dasked = timed(base + ["--executor", cluster.scheduler_address.replace("tcp", "dask")])
+                seconds, _, dasked = timed(base + ["--executor", cluster.scheduler_address.replace("tcp", "dask")])
             print(f"  Dask LocalCluster (2 workers): {seconds:.1f} s; same numbers: {dasked == first}")
 
 
