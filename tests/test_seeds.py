@@ -160,3 +160,15 @@ def test_cli_commit_batch_reveal_verify(round_dir: Path, tmp_path: Path, capsys:
     (out / "r1.json").write_text((out / "r1.json").read_text().replace('"seed": ', '"seed": 1', 1))
     assert main(["seeds", "verify", str(round_dir), "--reports", str(out)]) == 1
     assert "error[seed-mismatch]" in capsys.readouterr().err
+
+
+def test_verify_replay_catches_an_edited_result(round_dir: Path, tmp_path: Path) -> None:
+    out = published(round_dir, tmp_path)
+    assert verify_round(round_dir, out, replay=True).ok
+    report = out / "r1.json"
+    data = json.loads(report.read_text())
+    data["result"]["winner"] = "white" if data["result"]["winner"] == "black" else "black"
+    report.write_text(json.dumps(data))
+    assert verify_round(round_dir, out).ok  # the seed is still the committed one
+    codes = [d.code for d in verify_round(round_dir, out, replay=True).diagnostics]
+    assert codes == ["replay-differs"]

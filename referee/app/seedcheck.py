@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.app.batch import BATTLE_SUFFIX, find_battles
+from referee.app.replay import replay_report
 from referee.app.seeds import COMMITMENT_FILE, REVEAL_FILE, battle_seed, read_commitment, revealed_secret
 from referee.diagnostics import Diagnostic, ReferError
 
@@ -82,10 +83,24 @@ def _check_standings(path: Path, seeds: dict[str, int], commitment: str) -> tupl
     return out, checked
 
 
-def verify_round(round_dir: str | Path, reports_dir: str | Path | None = None) -> RoundCheck:
+def _replayed(report: Path) -> list[Diagnostic]:
+    """The report resolved again: a difference means its events or result were edited."""
+    try:
+        outcome = replay_report(report)
+    except ReferError as err:
+        return list(err.diagnostics)
+    if outcome.identical:
+        return []
+    return [Diagnostic(str(report), 0, 0, "replay-differs", f"resolved again, the battle {outcome.message}")]
+
+
+def verify_round(round_dir: str | Path, reports_dir: str | Path | None = None, *,
+                 replay: bool = False) -> RoundCheck:
     """Check a revealed round's commitment and every published seed.
 
     :param reports_dir: where ``referee batch`` wrote the reports (default ``ROUND/reports``).
+    :param replay: also resolve each JSON report again from its inputs and
+        seed (``referee replay``), so an edited result is caught too.
     :raises ReferError: no commitment, not revealed yet, or a secret that does not match.
     """
     root = Path(round_dir)
@@ -111,6 +126,8 @@ def verify_round(round_dir: str | Path, reports_dir: str | Path | None = None) -
         if report.is_file():
             diags += _check_report(report, battle, want, commitment.commitment)
             checked += 1
+            if replay:
+                diags += _replayed(report)
     standings = reports / "standings.json"
     if standings.is_file():
         more, rows = _check_standings(standings, seeds, commitment.commitment)

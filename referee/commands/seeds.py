@@ -38,6 +38,8 @@ def register(subparsers: Any) -> None:
     verify = actions.add_parser("verify", help="check the revealed secret and every published seed")
     verify.add_argument("round", metavar="ROUND_DIR")
     verify.add_argument("--reports", metavar="DIR", help="where the reports are (default: ROUND_DIR/reports)")
+    verify.add_argument("--replay", action="store_true",
+                        help="also resolve every JSON report again and compare (catches an edited result)")
     parser.set_defaults(run=run)
 
 
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"secret: {secret}")
         print(f"written to {args.round}/{REVEAL_FILE}; anyone can now run: referee seeds verify {args.round}")
         return 0
-    check = verify_round(args.round, args.reports)
+    check = verify_round(args.round, args.reports, replay=args.replay)
     if check.diagnostics:
         print(format_diagnostics(check.diagnostics), file=sys.stderr)
     if not check.ok:
