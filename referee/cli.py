@@ -16,7 +16,8 @@ from referee import __version__
 from referee.diagnostics import ReferError, format_diagnostics
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "skills", "rulesets", "demo")
+COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "skills", "rulesets", "demo", "odds", "seeds",
+                            "diff", "whatif")
 
 EPILOG = """examples:
   referee demo                          resolve the bundled demo battle

@@ -98,11 +98,12 @@ def test_seed_option_parsing() -> None:
 
 
 def _dies_on_r2(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
-                time_limit_seconds: float | None = None, full: bool = False) -> BattleOutcome:
+                time_limit_seconds: float | None = None, full: bool = False,
+                sealed: batch_module.Sealed = None) -> BattleOutcome:
     """A worker whose process dies (as if killed) on the battle r2."""
     if rel.startswith("r2"):
         os._exit(3)
-    return _REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, time_limit_seconds, full)
+    return _REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, time_limit_seconds, full, sealed)
 
 
 _REAL_RESOLVE_ONE = batch_module.resolve_one

@@ -31,6 +31,7 @@ from typing import Any, Callable, TextIO
 
 from referee.app.outfolder import prepare_output_folder, remove_temporaries
 from referee.app.pipeline import resolve_file_checked, write_atomic
+from referee.app.seeds import RoundCommitment, resolve_committed, round_secret
 from referee.app.workers import BattleTimeout, fork_context, kill_workers, time_limit, warm_up, worker_init
 from referee.confine import UnsafePathError
 from referee.diagnostics import Diagnostic, ReferError, format_diagnostics
@@ -44,6 +45,9 @@ __all__ = ["BattleOutcome", "BatchInterrupted", "find_battles", "no_battle_error
 
 #: Battle file endings, accepted alike by check, resolve and batch.
 BATTLE_SUFFIXES = (".battle.yaml", ".battle.yml")
+
+#: A committed round's commitment and secret, or None (seeds as usual).
+Sealed = tuple[RoundCommitment, bytes] | None
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,7 @@ def no_battle_error(folder: str | Path) -> ReferError:
                                   hint="name each battle NAME.battle.yaml; sheets and plans may sit beside them")])
 
 
-def _report_stem(rel: str) -> str:
+def report_stem(rel: str) -> str:
     for suffix in BATTLE_SUFFIXES:
         if rel.lower().endswith(suffix):
             return rel[: -len(suffix)]
@@ -119,12 +123,15 @@ def shown_path(rel: str) -> str:
 
 
 def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
-                time_limit_seconds: float | None = None, full: bool = False) -> BattleOutcome:
+                time_limit_seconds: float | None = None, full: bool = False,
+                sealed: Sealed = None) -> BattleOutcome:
     """Worker: resolve one battle, write its reports, return its summary row.
 
     Never raises: invalid input, a battle over its time limit, an unwritable
     report and crashes all become outcomes.  Every report stays inside
     ``outdir`` (symlinks resolved) and is written atomically.
+
+    :param sealed: the round's seed commitment and secret (``referee.app.seeds``).
     """
     shown = shown_path(rel)
     root = path[: len(path) - len(rel)] if path.endswith(rel) else ""
@@ -136,10 +143,11 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
 
     try:
         with time_limit(time_limit_seconds):
-            report, warnings = resolve_file_checked(path)
+            report, warnings = (resolve_file_checked(path) if sealed is None
+                                else resolve_committed(path, rel, *sealed))
             texts = [(fmt, render(report, fmt, lang, full=full)) for fmt in formats]
         written = []
-        stem = _report_stem(rel)
+        stem = report_stem(rel)
         for fmt, text in texts:
             out = Path(outdir) / f"{stem}.{SUFFIXES[fmt]}"
             write_atomic(out, text, root=outdir)
@@ -220,7 +228,8 @@ _Task = tuple[str, str]
 
 def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ...], lang: str,
               outcomes: list[BattleOutcome], bar: _Progress,
-              time_limit_seconds: float | None, full: bool = False) -> tuple[list[_Task], bool]:
+              time_limit_seconds: float | None, full: bool = False,
+              sealed: Sealed = None) -> tuple[list[_Task], bool]:
     """Resolve ``tasks`` in ``pool``, adding outcomes.
 
     :returns: the tasks left unresolved because a worker process died (the
@@ -231,7 +240,8 @@ def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ..
     left: list[_Task] = []
     stalled = False
     try:
-        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, time_limit_seconds, full): (path, rel)
+        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, time_limit_seconds, full, sealed):
+                   (path, rel)
                    for path, rel in tasks}
         pending = set(futures)
         last_progress = time.monotonic()
@@ -295,36 +305,39 @@ def run_batch(
     if not battles:
         raise no_battle_error(folder)
     out = prepare_output_folder(outdir, root, default=default_outdir, replace=replace)
+    sealed = round_secret(root)  # a committed round: seeds from its secret (raises if unavailable)
     bar = _Progress(len(battles), progress or sys.stderr)
     outcomes: list[BattleOutcome] = []
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
     try:
-        _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds, full)
+        _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds, full, sealed)
     except KeyboardInterrupt:
         finished = {o.battle for o in outcomes}
         outcomes += [BattleOutcome(battle=shown_path(rel), status="interrupted",
                                    error="not resolved: the round was interrupted (Ctrl-C)")
                      for _, rel in tasks if shown_path(rel) not in finished]
         remove_temporaries(out)
-        _write_standings(outcomes, out, root, lang)
+        _write_standings(outcomes, out, root, lang, sealed)
         raise BatchInterrupted(sorted(outcomes, key=lambda o: o.battle)) from None
-    _write_standings(outcomes, out, root, lang)
+    _write_standings(outcomes, out, root, lang, sealed)
     return outcomes
 
 
-def _write_standings(outcomes: list[BattleOutcome], out: Path, root: Path, lang: str) -> None:
+def _write_standings(outcomes: list[BattleOutcome], out: Path, root: Path, lang: str, sealed: Sealed) -> None:
     outcomes.sort(key=lambda o: o.battle)
-    write_atomic(out / "standings.md", standings_markdown(outcomes, shown_path(root.resolve().name or str(root)), lang))
-    write_atomic(out / "standings.json", standings_json(outcomes))
+    commitment = sealed[0].commitment if sealed else None
+    write_atomic(out / "standings.md",
+                 standings_markdown(outcomes, shown_path(root.resolve().name or str(root)), lang, commitment))
+    write_atomic(out / "standings.json", standings_json(outcomes, commitment))
 
 
 def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, ...], lang: str,
                  outcomes: list[BattleOutcome], bar: _Progress, executor_factory: Callable[[int], Any] | None,
-                 time_limit_seconds: float | None, full: bool = False) -> None:
+                 time_limit_seconds: float | None, full: bool = False, sealed: Sealed = None) -> None:
     """Every task resolved, in this process or a pool of workers."""
     if jobs <= 1 or len(tasks) <= 1:
         for path, rel in tasks:
-            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full)
+            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full, sealed)
             outcomes.append(outcome)
             bar.update(outcome)
         return
@@ -336,14 +349,15 @@ def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, .
         def executor_factory(n: int) -> Any:
             return ProcessPoolExecutor(max_workers=n, initializer=worker_init, initargs=(os.getpid(),),
                                        mp_context=context)
-    left, _ = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar, time_limit_seconds, full)
+    left, _ = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar, time_limit_seconds,
+                        full, sealed)
     # A worker process that died (killed, out of memory, stuck and killed by
     # the watchdog) breaks the whole pool: every battle it had not finished is
     # run again, each in a pool of its own, so only the battle that kills its
     # worker is lost.
     for task in left:
         crashed, stalled = _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar,
-                                     time_limit_seconds, full)
+                                     time_limit_seconds, full, sealed)
         for _, rel in crashed:
             outcome = (BattleOutcome(battle=shown_path(rel), status="timed-out",
                                      error=f"{shown_path(rel)}: took longer than {time_limit_seconds:g} s "
@@ -366,14 +380,16 @@ def _counts(outcomes: list[BattleOutcome]) -> dict[str, int]:
     }
 
 
-def standings_json(outcomes: list[BattleOutcome]) -> str:
-    """The round's summary as JSON (counts, then one object per battle)."""
+def standings_json(outcomes: list[BattleOutcome], commitment: str | None = None) -> str:
+    """The round's summary as JSON (counts, then one object per battle; the
+    seed commitment first when the round has one)."""
     rows = []
     for o in outcomes:
         row = asdict(o)
         row["reports"] = list(o.reports)
         rows.append(row)
-    return json.dumps({"summary": _counts(outcomes), "battles": rows}, ensure_ascii=False, indent=2) + "\n"
+    sealed = {"seed_commitment": commitment} if commitment else {}
+    return json.dumps({**sealed, "summary": _counts(outcomes), "battles": rows}, ensure_ascii=False, indent=2) + "\n"
 
 
 #: Characters that make markup inside a table cell (emphasis, code, links,
@@ -401,7 +417,8 @@ def _fence(text: str) -> list[str]:
     return [fence + "text", text, fence]
 
 
-def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en") -> str:
+def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en",
+                       commitment: str | None = None) -> str:
     """The round's summary as a GitHub-flavoured Markdown table, in ``lang``;
     failed battles with their errors, then every battle's warnings.  Every
     cell is escaped and every error fenced (:func:`markdown_cell`, issue 17)."""
@@ -410,6 +427,7 @@ def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en
 
     header = say("header").split("|")
     lines = [f"# {say('title', name=markdown_cell(name))}", "", say("summary", **_counts(outcomes)), "",
+             *([say("commitment", commitment=commitment), ""] if commitment else []),
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for o in outcomes:
         if o.ok:

@@ -23,7 +23,7 @@ from referee.textcheck import name_problem
 from referee.app.inputs import battle_inputs, resolve_inputs
 from referee.report.record import Report
 
-__all__ = ["draw_seed", "parse_seed", "resolve_file", "resolve_file_checked", "write_atomic"]
+__all__ = ["choose_seed", "draw_seed", "parse_seed", "resolve_file", "resolve_file_checked", "write_atomic"]
 
 
 def draw_seed() -> int:
@@ -68,13 +68,18 @@ def resolve_file_checked(path: str | Path, seed: int | str | None = None) -> tup
     battle, diags = load_battle(path)
     if battle is None or has_errors(diags):
         raise ReferError(diags)
-    if seed is not None:
-        used, source = seed, "option"
-    elif battle.seed is not None:
-        used, source = battle.seed, "file"
-    else:
-        used, source = draw_seed(), "drawn"
+    used, source = choose_seed(seed, battle.seed)
     return resolve_inputs(battle_inputs(battle), battle.ruleset, used, source), diags
+
+
+def choose_seed(option: int | str | None, filed: int | str | None) -> tuple[int | str, str]:
+    """The seed and its source: ``--seed`` (``option``), else the battle
+    file's (``file``), else one drawn from the operating system (``drawn``)."""
+    if option is not None:
+        return option, "option"
+    if filed is not None:
+        return filed, "file"
+    return draw_seed(), "drawn"
 
 
 def write_atomic(path: str | Path, text: str, root: str | Path | None = None) -> None:

@@ -40,11 +40,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--ruleset", default="tcgt", metavar="NAME|PATH",
                         help="ruleset for sheets and plans (default: tcgt)")
+    parser.add_argument("--lint", action="store_true",
+                        help="also warn about plans that will not do what their author thinks (see docs/lint.md)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     diags = check_files(args.files, args.ruleset)
+    if args.lint:
+        from referee.app.lint import lint_files
+
+        diags += lint_files(args.files, args.ruleset)
     if args.format == "json":
         print(diagnostics_to_json(diags))
     elif diags:

@@ -18,6 +18,9 @@ EN: dict[str, str] = {
     # header
     "report.referee": "Referee {version} · ruleset {ruleset} (digest {digest}) · seed {seed}{drawn}",
     "report.seed_drawn": " (drawn at random)",
+    "report.seed_commitment": ("Seed fixed before the deadline: HMAC-SHA256 of this battle file's name under a "
+                               "secret whose sha256, posted in advance, is {commitment}; once the secret is "
+                               "revealed, check it with: referee seeds verify ROUND_DIR"),
     "section.armies": "Armies",
     "section.rules": "House rules in force",
     "section.setup": "Starting positions",
@@ -181,6 +184,8 @@ EN: dict[str, str] = {
     "standings.status.invalid": "invalid input",
     "standings.status.crashed": "referee error",
     "standings.status.timed-out": "over the time limit",
+    "standings.commitment": ("Seeds committed before the deadline: sha256 `{commitment}`; "
+                             "check with `referee seeds verify ROUND_DIR` once the secret is revealed."),
     "standings.status.unwritable": "report not written",
     "standings.status.interrupted": "not resolved (interrupted)",
     "list.sep": ", ",
@@ -260,6 +265,9 @@ EN: dict[str, str] = {
 JA: dict[str, str] = {
     "report.referee": "審判 {version}・ルール {ruleset}（ダイジェスト {digest}）・シード {seed}{drawn}",
     "report.seed_drawn": "（無作為に決定）",
+    "report.seed_commitment": ("シードは締切前に決定済み: 事前に公開した sha256 が {commitment} である秘密値による、"
+                               "このバトルファイル名の HMAC-SHA256。秘密値の公開後に referee seeds verify ROUND_DIR "
+                               "で検証できます"),
     "section.armies": "両軍",
     "section.rules": "適用ルール",
     "section.setup": "初期配置",
@@ -421,6 +429,8 @@ JA: dict[str, str] = {
     "standings.status.invalid": "入力の誤り",
     "standings.status.crashed": "審判の内部エラー",
     "standings.status.timed-out": "制限時間超過",
+    "standings.commitment": ("シードは締切前にコミット済み：sha256 `{commitment}`。"
+                             "秘密の公開後に `referee seeds verify ROUND_DIR` で確認できます。"),
     "standings.status.unwritable": "レポートを書けず",
     "standings.status.interrupted": "未処理（中断）",
     "list.sep": "、",

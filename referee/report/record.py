@@ -49,6 +49,8 @@ class Report:
     :param inputs: the normalised inputs (see :func:`referee.app.inputs.battle_inputs`).
     :param events: the engine's events (``referee.engine.events``).
     :param result: the engine's ``BattleResult``.
+    :param commitment: ``{"commitment", "scheme"}`` when the seed came from a
+        round's committed secret (``referee.app.seeds``), else ``None``.
     """
 
     referee: str
@@ -58,6 +60,7 @@ class Report:
     inputs: Mapping[str, Any]
     events: tuple[Any, ...]
     result: Any
+    commitment: Mapping[str, str] | None = None
 
     @property
     def title(self) -> str:
@@ -82,6 +85,8 @@ def report_to_json(report: Report, *, with_events: bool = True) -> dict[str, Any
         "ruleset": {"name": report.ruleset["name"], "digest": report.ruleset["digest"]},
         "seed": report.seed,
         "seed_source": report.seed_source,
+        # Only rounds with a seed commitment carry the key (older reports unchanged).
+        **({"seed_commitment": dict(report.commitment)} if report.commitment else {}),
         "inputs": report.inputs,
         "inputs_digest": inputs_digest(report.inputs),
         "events": [e.to_json() for e in report.events] if with_events else None,
@@ -120,6 +125,7 @@ def report_from_json(data: Mapping[str, Any]) -> Report:
         inputs=data["inputs"],
         events=tuple(event_from_json(e) for e in data["events"]),
         result=BattleResult.from_json(data["result"]),
+        commitment=data.get("seed_commitment"),
     )
 
 

@@ -180,6 +180,8 @@ class WrittenReport(EventVisitor):
         self._para(self._m("report.referee", version=r.referee, ruleset=r.ruleset["name"],
                            digest=r.ruleset["digest"][:12], seed=r.seed,
                            drawn=word(self.lang, "report.seed_drawn") if r.seed_source == "drawn" else ""))
+        if r.commitment:  # a committed round (referee.app.seeds): how to check the seed
+            self._para(self._m("report.seed_commitment", commitment=r.commitment["commitment"]))
 
     # -- the summary (issue 15: the story first) ---------------------------------
 

@@ -167,7 +167,7 @@ def test_point_11_replay_of_two_characters_with_one_name_stops_at_once(tmp_path:
 
 
 def _deaf_on_a(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
-               time_limit_seconds: float | None = None, full: bool = False) -> object:
+               time_limit_seconds: float | None = None, full: bool = False, sealed: Any = None) -> object:
     """A worker stuck where its own timer cannot reach (SIGALRM blocked, as
     in a long call into C) on battle ``a``."""
     import signal
@@ -177,7 +177,7 @@ def _deaf_on_a(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang:
     if rel.startswith("a"):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
         time.sleep(60)
-    return batch._REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, time_limit_seconds, full)  # type: ignore[attr-defined]
+    return batch._REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, time_limit_seconds, full, sealed)  # type: ignore[attr-defined]
 
 
 def test_point_5_a_worker_deaf_to_its_timer_is_killed_by_the_watchdog(tmp_path: Path, monkeypatch: Any) -> None:
