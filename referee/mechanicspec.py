@@ -277,7 +277,6 @@ _PLANNED: tuple[tuple[str, str, str], ...] = (
     ("range", "manhattan", "variant-orm.md"),
     ("movement", "points", "variant-soulwired.md, variant-d20.md"),
     ("initiative", "value_plus_dice", "variant-orm.md"),
-    ("initiative", "ability", "variant-soulwired.md"),
     ("initiative", "area_number", "variant-d20.md"),
     ("initiative", "in_value", "variant-wiz.md"),
     ("action", "simple_main", "variant-orm.md"),
@@ -390,3 +389,26 @@ def build_mechanics_spec(block: Mapping[str, Mapping[str, object]]) -> Mechanics
         assert build is not None, f"{slot} kind {kind!r} passed the checks but is not built"
         specs[slot] = build(kind, {k: v for k, v in entry.items() if k != "kind"})
     return MechanicsSpec(**specs)
+
+
+# --- soulwired (variant-soulwired.md) ---
+Ability = Literal["body", "reflex", "intellect"]
+
+
+@dataclass(frozen=True)
+class AbilityInitiativeSpec(MechanicSpec):
+    """``initiative: {kind: ability, ability: reflex, tie_die: 100}``
+    (R-SOUL-INIT-1): higher ability first; ties by one die of ``tie_die``
+    faces per tied character, rolled once per battle."""
+
+    ability: Ability = "reflex"
+    tie_die: int = 100
+
+
+def _ability_initiative(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return AbilityInitiativeSpec(kind, cast(Ability, p["ability"]), cast(int, p["tie_die"]))
+
+
+register_kind(KindInfo("initiative", "ability", "R-SOUL-INIT-1",
+                       {"ability": _one_of("body", "reflex", "intellect"), "tie_die": _int_in(2, 1000)},
+                       ("ability", "tie_die"), _ability_initiative))

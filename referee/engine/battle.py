@@ -111,7 +111,18 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
     return Fighter(sheet.name, c.team, index, sheet.body, max_hp,
                    c.hp if c.hp is not None else max_hp,
                    c.square if c.square is not None else Square(file=0, rank=0),
-                   skills, patterns, plan)
+                   skills, patterns, plan, _abilities(sheet))
+
+
+def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
+    """The sheet's abilities by name; a sheet without reflex or intellect
+    (a test double) gives only body."""
+    found = {"body": sheet.body}
+    for name in ("reflex", "intellect"):
+        value = getattr(sheet, name, None)
+        if isinstance(value, int):
+            found[name] = value
+    return found
 
 
 def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng: Rng | None = None) -> BattleRecord:

@@ -716,3 +716,22 @@ def event_from_json(data: dict[str, Any]) -> Event:
             value = BattleResult.from_json(value)
         kwargs[name] = value
     return cls(**kwargs)
+
+
+# --- soulwired (variant-soulwired.md) ---
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeRanked(Event):
+    """A character's place in the ability order (R-SOUL-INIT-1): its ability
+    score and its tie dice in draw order (empty when no one shares its score)."""
+
+    TYPE: ClassVar[str] = "initiative_ranked"
+    actor: str
+    ability: str
+    score: int
+    tie_rolls: tuple[int, ...]
+    rule: str  # given by the mechanic that emits it (the variant's rule ID)
+
+
+EVENT_TYPES[InitiativeRanked.TYPE] = InitiativeRanked

@@ -252,6 +252,9 @@ EN: dict[str, str] = {
     "html.pause": "❚❚ pause",
     "html.speed": "speed",
     "html.keys": "keys: ← → step, space play/pause, Home/End",
+    # --- soulwired (variant-soulwired.md) ---
+    "soul.initiative": "{actor}: reflex {score}{ties}",
+    "soul.initiative.ties": " (tied, 1d100: {rolls})",
 }
 
 JA: dict[str, str] = {
@@ -489,6 +492,9 @@ JA: dict[str, str] = {
     "html.pause": "❚❚ 停止",
     "html.speed": "速さ",
     "html.keys": "キー：← → で一手、スペースで再生／停止、Home／End",
+    # --- soulwired (variant-soulwired.md) ---
+    "soul.initiative": "{actor}: 巧 {score}{ties}",
+    "soul.initiative.ties": "（同値、1d100: {rolls}）",
 }
 
 MESSAGES: dict[str, dict[str, str]] = {"en": EN, "ja": JA}

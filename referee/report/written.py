@@ -619,6 +619,14 @@ class WrittenReport(EventVisitor):
         self._heading(word(self.lang, "section.result"))
         self._para(result_sentence(self.lang, e.result))
 
+    # --- soulwired (variant-soulwired.md) ---
+
+    def on_initiative_ranked(self, e: Any) -> None:
+        """R-SOUL-INIT-1: the ability order, with the tie dice when rolled."""
+        self._section_once("section.initiative")
+        ties = self._m("soul.initiative.ties", rolls=" ".join(str(r) for r in e.tie_rolls)) if e.tie_rolls else ""
+        self._item(self._m("soul.initiative", actor=e.actor, score=e.score, ties=ties), 0)
+
     def on_unhandled(self, e: Any) -> None:
         raise TypeError(f"the written report has no sentence for event type {e.TYPE!r}")
 

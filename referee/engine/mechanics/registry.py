@@ -111,3 +111,11 @@ AREA.register("extension", lambda spec: Extension())
 STALL.register("narrowing", lambda spec: Narrowing(typed(NarrowingSpec, spec).schedule))
 STALL.register("none", lambda spec: NoStall())
 END.register("army_reduced", lambda spec: ArmyReduced(typed(ArmyReducedSpec, spec).goal))
+
+
+# --------------------------------------------------------------------------- soulwired (variant-soulwired.md)
+from referee.engine.mechanics.soulwired import AbilityInitiative  # noqa: E402
+from referee.mechanicspec import AbilityInitiativeSpec  # noqa: E402
+
+INITIATIVE.register("ability", lambda spec: AbilityInitiative(
+    typed(AbilityInitiativeSpec, spec).ability, typed(AbilityInitiativeSpec, spec).tie_die))
