@@ -167,6 +167,7 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
         for turn in range(1, ruleset.turn_limit + 1):
             state.turn = turn
             b.emit(E.TurnStart(turn=turn))
+            mechanics.stall.start_turn(b)
             if initiative.each_turn and setup.order is None:
                 state.order = initiative.order(b, state.living())
                 b.emit(E.ActionOrder(turn=turn, order=tuple(f.name for f in state.order), fixed=False))
