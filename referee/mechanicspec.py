@@ -289,7 +289,6 @@ _PLANNED: tuple[tuple[str, str, str], ...] = (
     ("damage", "power_plus_dice", "variant-orm.md"),
     ("damage", "margin", "variant-d20.md"),
     ("area", "rolled_groups", "variant-wiz.md"),
-    ("end", "head_count", "variant-soulwired.md"),
     ("end", "wipeout", "variant-d20.md"),
 )
 
@@ -512,3 +511,4 @@ register_kind(KindInfo("hit", "d6_pool", "R-SOUL-CHECK-1..3, R-SOUL-HIT-1..6", _
 register_kind(KindInfo("stall", "hard_mode", "R-SOUL-HARD-1..3",
                        {"to_level_1": _int_in(1, 99), "to_level_2": _int_in(1, 99), "melee_only": _only_true},
                        ("to_level_1", "to_level_2", "melee_only"), _hard_mode))
+register_kind(KindInfo("end", "head_count", "R-GOAL-1/2 (variant-soulwired.md)", build=_plain))

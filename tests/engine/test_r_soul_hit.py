@@ -181,3 +181,15 @@ def test_r_soul_hard_3_melee_evasion_only_and_attack_checks_untouched() -> None:
     rec, _ = _stall_battle(3, checks)
     assert [c.difficulty for c in of(rec, E.D6Check)] == [4, 4, 4]
     assert [e.difficulty for e in of(rec, E.Evasion)] == [4, 4, 5]
+
+
+def test_head_count_end_is_r_goal_1_and_2_unchanged() -> None:
+    """variant-soulwired.md: `end: {kind: head_count}  # R-GOAL-1/2
+    unchanged`; SW-A's end: 3 against 1 standing after the last turn, White
+    wins on the head count (a lone character is beaten only at 0)."""
+    setup = battle(white=[fighter(n, "a1", skills="slash") for n in ("A1", "A2", "A3")],
+                   black=[fighter("T", "h8", skills="rest", patterns="水水水")])
+    from tests.engine.soulhelpers import SOUL_MECHANICS
+    rs = house(1, **SOUL_MECHANICS, end="{kind: head_count}")
+    rec = resolve_battle(setup, rs, 1, rng=ScriptedRng({}))
+    assert (rec.result.winner, rec.result.reason) == ("white", "turn_limit")

@@ -119,8 +119,9 @@ from referee.mechanicspec import AbilityInitiativeSpec  # noqa: E402
 
 INITIATIVE.register("ability", lambda spec: AbilityInitiative(
     typed(AbilityInitiativeSpec, spec).ability, typed(AbilityInitiativeSpec, spec).tie_die))
-from referee.engine.mechanics.soulwired import D6Pool, HardMode  # noqa: E402
+from referee.engine.mechanics.soulwired import HEAD_COUNT_GOAL, D6Pool, HardMode  # noqa: E402
 from referee.mechanicspec import D6PoolSpec, HardModeSpec  # noqa: E402
 
 HIT.register("d6_pool", lambda spec: D6Pool(typed(D6PoolSpec, spec)))
 STALL.register("hard_mode", lambda spec: HardMode(typed(HardModeSpec, spec)))
+END.register("head_count", lambda spec: ArmyReduced(HEAD_COUNT_GOAL))

@@ -19,11 +19,15 @@ from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
 from referee.engine.state import Fighter
 from referee.engine.uses import Use
-from referee.mechanicspec import Ability, D6PoolSpec, HardModeSpec
+from referee.mechanicspec import Ability, D6PoolSpec, Goal, HardModeSpec
 
-__all__ = ["AbilityInitiative", "D6Pool", "HardMode", "roll_pool", "evasion_difficulty"]
+__all__ = ["AbilityInitiative", "D6Pool", "HardMode", "HEAD_COUNT_GOAL", "roll_pool", "evasion_difficulty"]
 
 MISS = Check(Outcome.MISS)
+
+#: ``end: {kind: head_count}``: "R-GOAL-1/2 unchanged" -- beaten at
+#: floor(start x 1/3) standing, the head count and HP deciding at the limit.
+HEAD_COUNT_GOAL = Goal(1, 3)
 
 
 @dataclass(frozen=True, slots=True)
