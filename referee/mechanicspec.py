@@ -277,7 +277,6 @@ _PLANNED: tuple[tuple[str, str, str], ...] = (
     ("range", "manhattan", "variant-orm.md"),
     ("movement", "points", "variant-soulwired.md, variant-d20.md"),
     ("initiative", "value_plus_dice", "variant-orm.md"),
-    ("initiative", "ability", "variant-soulwired.md"),
     ("initiative", "area_number", "variant-d20.md"),
     ("initiative", "in_value", "variant-wiz.md"),
     ("action", "simple_main", "variant-orm.md"),
@@ -285,14 +284,11 @@ _PLANNED: tuple[tuple[str, str, str], ...] = (
     ("action", "one_main_use", "variant-wiz.md"),
     ("action", "support_and_action", "variant-d20.md"),
     ("hit", "opposed_nd6", "variant-orm.md"),
-    ("hit", "d6_pool", "variant-soulwired.md"),
     ("hit", "d20_pool", "variant-d20.md"),
     ("hit", "percentile", "variant-wiz.md"),
     ("damage", "power_plus_dice", "variant-orm.md"),
     ("damage", "margin", "variant-d20.md"),
     ("area", "rolled_groups", "variant-wiz.md"),
-    ("stall", "hard_mode", "variant-soulwired.md"),
-    ("end", "head_count", "variant-soulwired.md"),
     ("end", "wipeout", "variant-d20.md"),
 )
 
@@ -390,3 +386,129 @@ def build_mechanics_spec(block: Mapping[str, Mapping[str, object]]) -> Mechanics
         assert build is not None, f"{slot} kind {kind!r} passed the checks but is not built"
         specs[slot] = build(kind, {k: v for k, v in entry.items() if k != "kind"})
     return MechanicsSpec(**specs)
+
+
+# --- soulwired (variant-soulwired.md) ---
+Ability = Literal["body", "reflex", "intellect"]
+
+
+@dataclass(frozen=True)
+class AbilityInitiativeSpec(MechanicSpec):
+    """``initiative: {kind: ability, ability: reflex, tie_die: 100}``
+    (R-SOUL-INIT-1): higher ability first; ties by one die of ``tie_die``
+    faces per tied character, rolled once per battle."""
+
+    ability: Ability = "reflex"
+    tie_die: int = 100
+
+
+def _ability_initiative(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return AbilityInitiativeSpec(kind, cast(Ability, p["ability"]), cast(int, p["tie_die"]))
+
+
+register_kind(KindInfo("initiative", "ability", "R-SOUL-INIT-1",
+                       {"ability": _one_of("body", "reflex", "intellect"), "tie_die": _int_in(2, 1000)},
+                       ("ability", "tie_die"), _ability_initiative))
+
+
+@dataclass(frozen=True)
+class PoolAbilities:
+    """R-SOUL-CHECK-3: which ability an attack check rolls."""
+
+    melee_physical: Ability = "body"
+    ranged_physical: Ability = "reflex"
+    spiritual: Ability = "intellect"
+
+
+@dataclass(frozen=True)
+class D6PoolSpec(MechanicSpec):
+    """``hit: {kind: d6_pool, ...}`` (R-SOUL-CHECK-*, R-SOUL-HIT-*): a pool of
+    d6 against a difficulty face, then the targets' evasion dice."""
+
+    normal: int = 4
+    min: int = 2
+    max: int = 6
+    focus: int = -1
+    maneuver: int = 1
+    physical_elements: tuple[str, ...] = ("sword",)
+    melee_max_range: int = 0
+    ability: PoolAbilities = PoolAbilities()
+    default_commit: int = 2
+    #: R-SOUL-STANCE-2: the manoeuvre check's ability and what success gives.
+    maneuver_ability: Ability = "reflex"
+    maneuver_movement: int = 1
+    maneuver_evasion_dice: int = 1
+
+
+@dataclass(frozen=True)
+class HardModeSpec(MechanicSpec):
+    """``stall: {kind: hard_mode, to_level_1: 2, to_level_2: 2, melee_only:
+    true}`` (R-SOUL-HARD-1..3): stalled turns raise melee evasion difficulty."""
+
+    to_level_1: int = 2
+    to_level_2: int = 2
+    melee_only: bool = True
+
+
+_ABILITIES = ("body", "reflex", "intellect")
+_ELEMENTS = ("fire", "water", "wind", "earth", "sword")
+
+
+def _mapping_of(fields_: Mapping[str, ParamCheck], what: str) -> ParamCheck:
+    """A mapping whose every key is one of ``fields_`` (all required)."""
+    def check(value: object) -> Problems:
+        if not isinstance(value, dict):
+            return [((), what)]
+        problems: Problems = [((key,), f"no field {key!r} here: {what}") for key in sorted(set(value) - set(fields_))]
+        for key, inner in fields_.items():
+            if key not in value:
+                problems.append(((), f"{key!r} is missing: {what}"))
+            else:
+                problems.extend(((key, *p), e) for p, e in inner(value[key]))
+        return problems
+    return check
+
+
+def _elements(value: object) -> Problems:
+    ok = isinstance(value, list) and value and all(v in _ELEMENTS for v in value) and len(set(value)) == len(value)
+    return [] if ok else [((), "a list of distinct elements among " + ", ".join(_ELEMENTS))]
+
+
+def _only_true(value: object) -> Problems:
+    return [] if value is True else [((), "true (only melee evasion is built)")]
+
+
+_POOL_ABILITY = _mapping_of({k: _one_of(*_ABILITIES) for k in ("melee_physical", "ranged_physical", "spiritual")},
+                            "{melee_physical: body, ranged_physical: reflex, spiritual: intellect}")
+_MANEUVER = _mapping_of({"ability": _one_of(*_ABILITIES), "movement": _int_in(0, 9), "evasion_dice": _int_in(0, 9)},
+                        "{ability: reflex, movement: 1, evasion_dice: 1}")
+_EVASION = _mapping_of({"dice": _one_of("highest_ability"), "default_commit": _int_in(0, 99)},
+                       "{dice: highest_ability, default_commit: 2}")
+
+
+def _d6_pool(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    ability = cast(dict[str, Ability], p["ability"])
+    evasion = cast(dict[str, object], p["evasion"])
+    maneuver = cast(dict[str, object], p["maneuver_check"])
+    return D6PoolSpec(kind, cast(int, p["normal"]), cast(int, p["min"]), cast(int, p["max"]),
+                      cast(int, p["focus"]), cast(int, p["maneuver"]),
+                      tuple(cast(list[str], p["physical_elements"])), cast(int, p["melee_max_range"]),
+                      PoolAbilities(ability["melee_physical"], ability["ranged_physical"], ability["spiritual"]),
+                      cast(int, evasion["default_commit"]), cast(Ability, maneuver["ability"]),
+                      cast(int, maneuver["movement"]), cast(int, maneuver["evasion_dice"]))
+
+
+def _hard_mode(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return HardModeSpec(kind, cast(int, p["to_level_1"]), cast(int, p["to_level_2"]), cast(bool, p["melee_only"]))
+
+
+_D6_PARAMS: dict[str, ParamCheck] = {
+    "normal": _int_in(2, 6), "min": _int_in(1, 6), "max": _int_in(1, 6), "focus": _int_in(-5, 5),
+    "maneuver": _int_in(-5, 5), "physical_elements": _elements, "melee_max_range": _int_in(0, 9),
+    "ability": _POOL_ABILITY, "maneuver_check": _MANEUVER, "evasion": _EVASION,
+}
+register_kind(KindInfo("hit", "d6_pool", "R-SOUL-CHECK-1..3, R-SOUL-HIT-1..6", _D6_PARAMS, tuple(_D6_PARAMS), _d6_pool))
+register_kind(KindInfo("stall", "hard_mode", "R-SOUL-HARD-1..3",
+                       {"to_level_1": _int_in(1, 99), "to_level_2": _int_in(1, 99), "melee_only": _only_true},
+                       ("to_level_1", "to_level_2", "melee_only"), _hard_mode))
+register_kind(KindInfo("end", "head_count", "R-GOAL-1/2 (variant-soulwired.md)", build=_plain))

@@ -130,7 +130,7 @@ def test_tcgt_narrowing_schedule_is_the_stall_mechanic() -> None:
 
 @pytest.mark.parametrize(("mechanics", "code"), [
     ("  hit: {kind: coin_flip}\n", "unknown-mechanic"),
-    ("  hit: {kind: d6_pool}\n", "mechanic-not-implemented"),
+    ("  hit: {kind: d6_pool}\n", "missing-field"),
 ])
 def test_resolve_with_such_a_ruleset_exits_1_with_a_located_diagnostic(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], mechanics: str, code: str) -> None:

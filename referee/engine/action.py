@@ -17,6 +17,7 @@ from referee.engine.state import Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import candidates, preference_for, rank
 from referee.engine.uses import Use
+from referee.engine.mechanics.protocols import Outcome
 
 
 def act(b: Resolution, f: Fighter) -> None:
@@ -27,6 +28,7 @@ def act(b: Resolution, f: Fighter) -> None:
         st.sinks.remove(sink)
         b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
     select_pattern(b, f)
+    b.mechanics.hit.start_action(b, f)
     attacked = walk(b, f)
     if not f.down:
         maintenance(b, f)
@@ -200,6 +202,8 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))
+    if not skill.targets_allies and b.mechanics.hit.declare(b, use).outcome is Outcome.MISS:
+        return  # R-SOUL-HIT-1: a failed attack check reaches no target
     for t in targets:
         resolve_target(b, use, t)
         b.settle_downs("hit")

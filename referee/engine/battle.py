@@ -111,7 +111,18 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
     return Fighter(sheet.name, c.team, index, sheet.body, max_hp,
                    c.hp if c.hp is not None else max_hp,
                    c.square if c.square is not None else Square(file=0, rank=0),
-                   skills, patterns, plan)
+                   skills, patterns, plan, _abilities(sheet))
+
+
+def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
+    """The sheet's abilities by name; a sheet without reflex or intellect
+    (a test double) gives only body."""
+    found = {"body": sheet.body}
+    for name in ("reflex", "intellect"):
+        value = getattr(sheet, name, None)
+        if isinstance(value, int):
+            found[name] = value
+    return found
 
 
 def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng: Rng | None = None) -> BattleRecord:
@@ -156,6 +167,7 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
         for turn in range(1, ruleset.turn_limit + 1):
             state.turn = turn
             b.emit(E.TurnStart(turn=turn))
+            mechanics.stall.start_turn(b)
             if initiative.each_turn and setup.order is None:
                 state.order = initiative.order(b, state.living())
                 b.emit(E.ActionOrder(turn=turn, order=tuple(f.name for f in state.order), fixed=False))

@@ -716,3 +716,99 @@ def event_from_json(data: dict[str, Any]) -> Event:
             value = BattleResult.from_json(value)
         kwargs[name] = value
     return cls(**kwargs)
+
+
+# --- soulwired (variant-soulwired.md) ---
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeRanked(Event):
+    """A character's place in the ability order (R-SOUL-INIT-1): its ability
+    score and its tie dice in draw order (empty when no one shares its score)."""
+
+    TYPE: ClassVar[str] = "initiative_ranked"
+    actor: str
+    ability: str
+    score: int
+    tie_rolls: tuple[int, ...]
+    rule: str  # given by the mechanic that emits it (the variant's rule ID)
+
+
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D6Check(Event):
+    """A pool of d6 against a difficulty face (R-SOUL-CHECK-1/2): a
+    manoeuvre check or a use's attack check (R-SOUL-HIT-1)."""
+
+    TYPE: ClassVar[str] = "d6_check"
+    actor: str
+    check: str
+    skill: str | None
+    targets: tuple[str, ...]
+    ability: str
+    dice: tuple[int, ...]
+    difficulty: int
+    steps: tuple[dict[str, object], ...]
+    successes: int
+    success: bool
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Evasion(Event):
+    """One target's evasion of a successful attack check (R-SOUL-HIT-3..5)."""
+
+    TYPE: ClassVar[str] = "evasion"
+    actor: str
+    attacker: str
+    skill: str
+    melee: bool
+    level: int
+    difficulty: int
+    dice_before: int
+    committed: int
+    reason: str
+    line: int | None
+    dice: tuple[int, ...]
+    successes: int
+    evaded: bool
+    dice_left: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EvasionDice(Event):
+    """A character's evasion dice now (R-SOUL-HIT-2, R-SOUL-STANCE-2)."""
+
+    TYPE: ClassVar[str] = "evasion_dice"
+    actor: str
+    dice: int
+    cause: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStalled(Event):
+    """A stalled turn (R-SOUL-HARD-1): the total so far, the level-1 run, and
+    the level in force during the turn."""
+
+    TYPE: ClassVar[str] = "turn_stalled"
+    stalled: int
+    run: int
+    level: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HardMode(Event):
+    """The hard-mode level rose from this turn on (R-SOUL-HARD-2/3)."""
+
+    TYPE: ClassVar[str] = "hard_mode"
+    level: int
+    melee_evasion_difficulty: int
+    rule: str
+
+
+for _cls in (InitiativeRanked, D6Check, Evasion, EvasionDice, TurnStalled, HardMode):
+    EVENT_TYPES[_cls.TYPE] = _cls

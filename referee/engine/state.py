@@ -9,6 +9,7 @@ areas, the turn and the current (possibly narrowed) map.  The frozen
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from referee.board import Rect, Square
 from referee.catalog import Skill
@@ -63,6 +64,7 @@ class Fighter:
         "name", "team", "index", "body", "max_hp", "hp", "square", "down",
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
+        "abilities", "evasion_dice",
     )
 
     def __init__(
@@ -77,6 +79,7 @@ class Fighter:
         skills: tuple[Skill, ...],
         patterns: tuple[PatternSpec, ...],
         plan: PlanRules,
+        abilities: Mapping[str, int] | None = None,
     ) -> None:
         self.name = name
         self.team = team
@@ -108,6 +111,11 @@ class Fighter:
         #: What took its last HP (``hit``, ``poison``, ``wall``, ``narrowing``):
         #: the cause its ``down`` event names (R-CHAR-2).
         self.felled_by: str | None = None
+        #: The sheet's abilities by English name (body, reflex, intellect):
+        #: what a variant's ability-based mechanic reads (R-SOUL-INIT-1).
+        self.abilities: Mapping[str, int] = abilities if abilities is not None else {"body": body}
+        #: Evasion dice left (R-SOUL-HIT-2); None: full, never spent or set.
+        self.evasion_dice: int | None = None
 
     # -- views ---------------------------------------------------------------
     @property
@@ -157,6 +165,14 @@ class BattleState:
     by_name: dict[str, Fighter] = field(default_factory=dict)
     #: The kept rectangle after a narrowing (R-NARROW-4), else None.
     kept: Rect | None = None
+    # --- soulwired (variant-soulwired.md) ---
+    #: R-SOUL-HARD-2: the hard-mode level in force, stalled turns so far, and
+    #: the run of stalled turns played at level 1.
+    hard_mode_level: int = 0
+    stalled_turns: int = 0
+    stalled_run: int = 0
+    #: The highest level a ``hard_mode`` event has announced.
+    hard_mode_announced: int = 0
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}

@@ -621,6 +621,51 @@ class WrittenReport(EventVisitor):
         self._heading(word(self.lang, "section.result"))
         self._para(result_sentence(self.lang, e.result))
 
+    # --- soulwired (variant-soulwired.md) ---
+
+    def on_initiative_ranked(self, e: Any) -> None:
+        """R-SOUL-INIT-1: the ability order, with the tie dice when rolled."""
+        self._section_once("section.initiative")
+        ties = self._m("soul.initiative.ties", rolls=" ".join(str(r) for r in e.tie_rolls)) if e.tie_rolls else ""
+        self._item(self._m("soul.initiative", actor=e.actor, score=e.score, ties=ties), 0)
+
+    def _soul_dice(self, faces: Any) -> str:
+        return " ".join(str(f) for f in faces) if faces else self._m("soul.no_dice")
+
+    def on_d6_check(self, e: Any) -> None:
+        """R-SOUL-CHECK-1/2: the pool as rolled, as a GM says it."""
+        causes = [self._m(f"soul.step.{s['cause']}") for s in e.steps]
+        fields = dict(actor=e.actor, ability=self._m(f"soul.ability.{e.ability}"), n=len(e.dice),
+                      difficulty=e.difficulty, steps=f" ({', '.join(causes)})" if causes else "",
+                      dice=self._soul_dice(e.dice), outcome=self._m("soul.success" if e.success else "soul.failure"))
+        if e.check == "attack":
+            self._item(self._m("soul.check.attack", skill=self._skill(e.skill), **fields))
+        else:
+            self._item(self._m("soul.check.maneuver", **fields))
+
+    def on_evasion(self, e: Any) -> None:
+        """R-SOUL-HIT-3..5: dice committed, faces, and the dice left."""
+        self._why(self._m(f"soul.evasion.why.{e.reason}", n=e.committed, before=e.dice_before, line=e.line))
+        if e.committed == 0:
+            self._item(self._m("soul.evasion.none", actor=e.actor))
+            return
+        level = self._m("soul.evasion.level", level=e.level) if e.melee and e.level else ""
+        self._item(self._m("soul.evasion", actor=e.actor, n=e.committed, difficulty=e.difficulty, level=level,
+                           dice=self._soul_dice(e.dice), left=e.dice_left,
+                           outcome=self._m("soul.evaded" if e.evaded else "soul.hit")))
+
+    def on_evasion_dice(self, e: Any) -> None:
+        """R-SOUL-HIT-2: the refill is said in the full log only."""
+        if self.full:
+            self._item(self._m(f"soul.evasion_dice.{e.cause}", actor=e.actor, dice=e.dice))
+
+    def on_turn_stalled(self, e: Any) -> None:
+        run = self._m("soul.stalled.run", run=e.run) if e.level else ""
+        self._item(self._m("soul.stalled", stalled=e.stalled, run=run), 0)
+
+    def on_hard_mode(self, e: Any) -> None:
+        self._item(self._m("soul.hard_mode", level=e.level, difficulty=e.melee_evasion_difficulty), 0)
+
     def on_unhandled(self, e: Any) -> None:
         raise TypeError(f"the written report has no sentence for event type {e.TYPE!r}")
 

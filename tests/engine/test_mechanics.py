@@ -72,6 +72,12 @@ class NeverHits:
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         return Check(Outcome.MISS)
 
+    def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
+        return None
+
+    def declare(self, ctx: Resolution, use: Use) -> Check:
+        return Check(Outcome.HIT)
+
 
 @pytest.fixture()
 def never_hits() -> Iterator[str]:

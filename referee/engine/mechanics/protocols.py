@@ -133,6 +133,18 @@ class HitCheck(Protocol):
         """Called per target after obstructs, before defences; emits any roll."""
         ...
 
+    def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
+        """Called once at the start of ``fighter``'s action, after its pattern
+        and panels (a per-action resource such as R-SOUL-HIT-2's evasion
+        dice); tcgt: nothing."""
+        ...
+
+    def declare(self, ctx: Resolution, use: Use) -> Check:
+        """Called once per active use on enemies, after its cost is paid and
+        before any target (R-SOUL-HIT-1's attack check); a miss skips every
+        target.  tcgt: a hit, no draw."""
+        ...
+
 
 class DamageRule(Protocol):
     """How much a hit deals before reductions, and how much a heal restores."""
@@ -159,6 +171,11 @@ class StallBreaker(Protocol):
 
     def after_turn(self, ctx: Resolution) -> None:
         """Called once after each turn's last action."""
+        ...
+
+    def start_turn(self, ctx: Resolution) -> None:
+        """Called right after each turn's ``turn_start`` (R-SOUL-HARD-2
+        announces a level there); tcgt: nothing."""
         ...
 
 

@@ -111,3 +111,17 @@ AREA.register("extension", lambda spec: Extension())
 STALL.register("narrowing", lambda spec: Narrowing(typed(NarrowingSpec, spec).schedule))
 STALL.register("none", lambda spec: NoStall())
 END.register("army_reduced", lambda spec: ArmyReduced(typed(ArmyReducedSpec, spec).goal))
+
+
+# --------------------------------------------------------------------------- soulwired (variant-soulwired.md)
+from referee.engine.mechanics.soulwired import AbilityInitiative  # noqa: E402
+from referee.mechanicspec import AbilityInitiativeSpec  # noqa: E402
+
+INITIATIVE.register("ability", lambda spec: AbilityInitiative(
+    typed(AbilityInitiativeSpec, spec).ability, typed(AbilityInitiativeSpec, spec).tie_die))
+from referee.engine.mechanics.soulwired import HEAD_COUNT_GOAL, D6Pool, HardMode  # noqa: E402
+from referee.mechanicspec import D6PoolSpec, HardModeSpec  # noqa: E402
+
+HIT.register("d6_pool", lambda spec: D6Pool(typed(D6PoolSpec, spec)))
+STALL.register("hard_mode", lambda spec: HardMode(typed(HardModeSpec, spec)))
+END.register("head_count", lambda spec: ArmyReduced(HEAD_COUNT_GOAL))

@@ -103,6 +103,12 @@ class AlwaysHits:
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         return HIT
 
+    def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
+        return None
+
+    def declare(self, ctx: Resolution, use: Use) -> Check:
+        return HIT
+
 
 @dataclass(frozen=True, slots=True)
 class PrintedDamage:
@@ -134,6 +140,9 @@ class Narrowing:
     def after_turn(self, ctx: Resolution) -> None:
         narrow_if_due(ctx, self.schedule)
 
+    def start_turn(self, ctx: Resolution) -> None:
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class NoStall:
@@ -141,6 +150,9 @@ class NoStall:
     (``stall: {kind: none}``, as variant-orm.md names it)."""
 
     def after_turn(self, ctx: Resolution) -> None:
+        return None
+
+    def start_turn(self, ctx: Resolution) -> None:
         return None
 
 
