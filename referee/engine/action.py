@@ -101,9 +101,10 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
     return order, lines, filters
 
 
-def walk(b: Resolution, f: Fighter) -> bool:
+def walk(b: Resolution, f: Fighter, max_uses: int | None = None) -> bool:
     """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
-    attacked (R-MOVE-3)."""
+    attacked (R-MOVE-3).  ``max_uses``: stop after that many uses or maintain
+    starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt)."""
     order, lines, filters = walk_order(b, f)
     b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
                         skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
@@ -145,6 +146,10 @@ def walk(b: Resolution, f: Fighter) -> bool:
                 passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
                 continue
             start_maintain(b, f, entry, skill, base)
+            if max_uses is not None:
+                max_uses -= 1
+                if max_uses <= 0:
+                    break
             continue
         if base is None:
             passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
@@ -164,6 +169,10 @@ def walk(b: Resolution, f: Fighter) -> bool:
         if not skill.targets_allies:
             attacked = True
         b.check_end()
+        if max_uses is not None:
+            max_uses -= 1
+            if max_uses <= 0:
+                break
     return attacked
 
 
@@ -200,6 +209,7 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))
+    b.mechanics.hit.begin_use(b, use)
     for t in targets:
         resolve_target(b, use, t)
         b.settle_downs("hit")

@@ -63,6 +63,7 @@ class Fighter:
         "name", "team", "index", "body", "max_hp", "hp", "square", "down",
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
+        "reflex", "intellect", "mechanic_state",
     )
 
     def __init__(
@@ -108,6 +109,13 @@ class Fighter:
         #: What took its last HP (``hit``, ``poison``, ``wall``, ``narrowing``):
         #: the cause its ``down`` event names (R-CHAR-2).
         self.felled_by: str | None = None
+        #: Reflex and intellect, read by variants' mechanics (R-D20-VAL-1);
+        #: set from the sheet by ``battle._fighter``.
+        self.reflex = 0
+        self.intellect = 0
+        #: What a ruleset's own mechanics remember of this character during
+        #: a battle (mechanics are stateless, architecture.md); None under tcgt.
+        self.mechanic_state: object | None = None
 
     # -- views ---------------------------------------------------------------
     @property

@@ -72,6 +72,9 @@ class NeverHits:
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         return Check(Outcome.MISS)
 
+    def begin_use(self, ctx: Resolution, use: Use) -> None:
+        return None
+
 
 @pytest.fixture()
 def never_hits() -> Iterator[str]:

@@ -111,3 +111,16 @@ AREA.register("extension", lambda spec: Extension())
 STALL.register("narrowing", lambda spec: Narrowing(typed(NarrowingSpec, spec).schedule))
 STALL.register("none", lambda spec: NoStall())
 END.register("army_reduced", lambda spec: ArmyReduced(typed(ArmyReducedSpec, spec).goal))
+
+
+# --------------------------------------------------------------------------- d20pool (variant-d20.md)
+from referee.engine.mechanics import d20pool as _d20  # noqa: E402  (the block stays in one piece for the merge)
+from referee.mechanicspec import AreaNumberSpec, D20PoolSpec, PointsSpec, SupportAndActionSpec, WipeoutSpec  # noqa: E402
+
+INITIATIVE.register("area_number", lambda spec: _d20.AreaNumber(typed(AreaNumberSpec, spec).tie_die))
+ACTION.register("support_and_action", lambda spec: _d20.SupportAndAction(
+    typed(SupportAndActionSpec, spec).uses, typed(SupportAndActionSpec, spec).recover))
+MOVEMENT.register("points", lambda spec: _d20.PointsMovement(typed(PointsSpec, spec).base, typed(PointsSpec, spec).per_reflex))
+HIT.register("d20_pool", lambda spec: _d20.D20Pool(typed(D20PoolSpec, spec)))
+DAMAGE.register("margin", lambda spec: _d20.MarginDamage())
+END.register("wipeout", lambda spec: _d20.Wipeout(typed(WipeoutSpec, spec).winners_ko_to))

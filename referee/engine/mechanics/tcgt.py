@@ -86,6 +86,16 @@ class DecimalDice:
             ctx.emit(E.InitiativeRoll(turn=ctx.turn, actor=f.name, dice=tuple(d), value=value))
         return sorted(fighters, key=lambda f: (tuple(-x for x in digits[f.name]), f.index))
 
+    def play_turn(self, ctx: Resolution, fixed: bool) -> None:
+        state = ctx.state
+        if self.each_turn and not fixed:
+            state.order = self.order(ctx, state.living())
+            ctx.emit(E.ActionOrder(turn=ctx.turn, order=tuple(f.name for f in state.order), fixed=False))
+        act = ctx.mechanics.action.act
+        for f in list(state.order):
+            if not f.down:  # R-TURN-1: down before its place: skipped
+                act(ctx, f)
+
 
 @dataclass(frozen=True, slots=True)
 class SkillWalk:
@@ -102,6 +112,9 @@ class AlwaysHits:
 
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         return HIT
+
+    def begin_use(self, ctx: Resolution, use: Use) -> None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,3 +172,9 @@ class ArmyReduced:
                 standing[f.team] += 1
         threshold = self.goal.threshold
         return any(standing[team] <= threshold(start) for team, start in state.start_counts.items())
+
+    def after_round(self, ctx: Resolution) -> None:
+        return None
+
+    def before_result(self, ctx: Resolution, winner: str) -> None:
+        return None
