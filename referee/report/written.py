@@ -633,7 +633,8 @@ class WrittenReport(EventVisitor):
         ability = word(self.lang, f"d20.ability.{e.ability}")
         dropped = self._m("d20.dropped", dropped=e.dropped, kept=len(e.dice)) if e.dropped else ""
         mods = "".join(f" + {v}" for v in e.modifiers.values() if v)
-        total = word(self.lang, "d20.fumble") if e.fumble else f"{e.highest}{mods} = {e.achievement}"
+        total = (word(self.lang, "d20.fumble") if e.fumble
+                 else f"{e.highest}{mods} = {e.achievement}" if mods else str(e.achievement))
         critical = word(self.lang, "d20.critical") if e.critical else ""
         self._item(self._m(f"d20.check.{e.check}", actor=e.actor, skill=self._skill(e.skill), ability=ability,
                            pool=e.pool, dropped=dropped, dice=" ".join(str(d) for d in e.dice), total=total,
