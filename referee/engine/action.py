@@ -21,12 +21,7 @@ from referee.engine.uses import Use
 
 def act(b: Resolution, f: Fighter) -> None:
     """Resolve ``f``'s whole action.  :raises BattleOver: via the end rule."""
-    st = b.state
-    b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
-    for sink in [s for s in st.sinks if s.owner == f.name]:  # R-ST-SINK
-        st.sinks.remove(sink)
-        b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
-    select_pattern(b, f)
+    begin_action(b, f)
     attacked = walk(b, f)
     if not f.down:
         maintenance(b, f)
@@ -36,6 +31,17 @@ def act(b: Resolution, f: Fighter) -> None:
     if not f.down:
         tick(b, f)
     b.emit(E.ActionEnd(turn=b.turn, actor=f.name))
+
+
+def begin_action(b: Resolution, f: Fighter) -> None:
+    """The start of every action shape: ``action_start``, the end of the
+    sinkings ``f`` made (R-ST-SINK), then R-PAT-3 and R-PAN-2."""
+    st = b.state
+    b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
+    for sink in [s for s in st.sinks if s.owner == f.name]:  # R-ST-SINK
+        st.sinks.remove(sink)
+        b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
+    select_pattern(b, f)
 
 
 def select_pattern(b: Resolution, f: Fighter) -> None:

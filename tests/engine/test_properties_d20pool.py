@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -23,7 +21,7 @@ from referee.engine.battle import resolve_battle
 
 from .helpers import ruleset
 from .randombattle import random_setup
-from .test_properties import check_invariants
+from .test_properties import check_invariants, outputs_under_two_hash_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = int(os.environ.get("REFEREE_D20_EXAMPLES", "25"))
@@ -87,10 +85,5 @@ def test_d20pool_byte_identical_across_processes_and_hash_seeds() -> None:
     """R-RNG-1 / R-D20-RNG-1: same inputs + seed = byte-identical events."""
     code = SCRIPT.format(root=str(ROOT), stub=os.environ.get("REFEREE_DEV_STUB", ""),
                          digits="27182818284590452353602874713527")
-    outs = []
-    for hash_seed in ("1", "4242"):
-        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                              check=True, cwd=str(ROOT / "tests"))
-        outs.append(proc.stdout)
+    outs = outputs_under_two_hash_seeds(code)
     assert outs[0] == outs[1] and any(e["type"] == "d20_check" for e in json.loads(outs[0]))

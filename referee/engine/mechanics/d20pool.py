@@ -20,12 +20,13 @@ from fractions import Fraction
 from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import maintenance, select_pattern, walk, walk_order
+from referee.engine.action import begin_action, maintenance, walk, walk_order
 from referee.engine.core import Resolution
 from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, is_hit, margin, next_in_fixed_order, ring_number, roll_pool, select_next,
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
+from referee.engine.mechanics.tcgt import StepMovement
 from referee.engine.movement import move_step
 from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
@@ -33,7 +34,7 @@ from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import candidates
 from referee.engine.uses import Use
-from referee.mechanicspec import Ability, Adjacency, D20PoolSpec
+from referee.mechanicspec import Ability, D20PoolSpec
 
 __all__ = ["D20Fighter", "ability_of", "AreaNumber", "SupportAndAction", "PointsMovement", "D20Pool",
            "MarginDamage", "Wipeout"]
@@ -123,14 +124,13 @@ class AreaNumber:
 
 
 @dataclass(frozen=True, slots=True)
-class PointsMovement:
-    """R-D20-MOVE-1: 8-way steps; engagement never stops a shift, so this
-    mechanic never reports a character stuck -- the support (R-D20-TURN-3)
-    checks grapple, Bind and sinking before a shift starts."""
+class PointsMovement(StepMovement):
+    """R-D20-MOVE-1: tcgt's 8-way steps and routes; engagement never stops a
+    shift, so this mechanic never reports a character stuck -- the support
+    (R-D20-TURN-3) checks Bind and sinking before a shift starts."""
 
     base: int = 1
     per_reflex: int = 3
-    adjacency: Adjacency = "king"
 
     def points(self, f: Fighter) -> int:
         """移動力 = base + floor(reflex / per_reflex) (R-D20-VAL-1)."""
@@ -138,15 +138,6 @@ class PointsMovement:
 
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         return None
-
-    def legal_steps(self, state: BattleState, mover: Fighter) -> tuple[Square, ...]:
-        return state.graph.neighbours(mover.square)
-
-    def toward(self, state: BattleState, mover: Fighter, dst: Square) -> tuple[Square, ...]:
-        return state.graph.next_steps(mover.square, dst)
-
-    def route_length(self, state: BattleState, src: Square, dst: Square) -> int | None:
-        return state.graph.distance(src, dst)
 
 
 def shift_blocker(state: BattleState, f: Fighter) -> StayReason | None:
@@ -198,12 +189,7 @@ class SupportAndAction:
     recover: Ability = "intellect"
 
     def act(self, ctx: Resolution, f: Fighter) -> None:
-        state = ctx.state
-        ctx.emit(E.ActionStart(turn=ctx.turn, actor=f.name, square=f.square, hp=f.hp))
-        for sink in [s for s in state.sinks if s.owner == f.name]:  # R-ST-SINK
-            state.sinks.remove(sink)
-            ctx.emit(E.SinkEnded(turn=ctx.turn, actor=f.name, square=sink.square, cause="owner_action"))
-        select_pattern(ctx, f)
+        begin_action(ctx, f)
         if action_available(ctx, f):
             attacked = walk(ctx, f, self.uses)
             if not f.down:

@@ -120,7 +120,8 @@ from referee.mechanicspec import AreaNumberSpec, D20PoolSpec, PointsSpec, Suppor
 INITIATIVE.register("area_number", lambda spec: _d20.AreaNumber(typed(AreaNumberSpec, spec).tie_die))
 ACTION.register("support_and_action", lambda spec: _d20.SupportAndAction(
     typed(SupportAndActionSpec, spec).uses, typed(SupportAndActionSpec, spec).recover))
-MOVEMENT.register("points", lambda spec: _d20.PointsMovement(typed(PointsSpec, spec).base, typed(PointsSpec, spec).per_reflex))
+MOVEMENT.register("points", lambda spec: _d20.PointsMovement(
+    "king", typed(PointsSpec, spec).base, typed(PointsSpec, spec).per_reflex))
 HIT.register("d20_pool", lambda spec: _d20.D20Pool(typed(D20PoolSpec, spec)))
 DAMAGE.register("margin", lambda spec: _d20.MarginDamage())
 END.register("wipeout", lambda spec: _d20.Wipeout(typed(WipeoutSpec, spec).winners_ko_to))
