@@ -279,6 +279,8 @@ EN: dict[str, str] = {
     "d20.ridden.blocked": "{actor} pushes {target}, who cannot ride off {from_}",
     "d20.revived.heal": "{target} is back on their feet on {square} (HP {hp})",
     "d20.revived.victory": "{target} gets back up after the victory on {square} (HP {hp})",
+    "d20.tuning": "Tuning tally (criticals, R-D20-CHECK-2): {tally}",
+    "d20.tuning.one": "{name} {count}",
 }
 
 JA: dict[str, str] = {
@@ -543,6 +545,8 @@ JA: dict[str, str] = {
     "d20.ridden.blocked": "{actor} が {target} を押し出したが {from_} から動かない",
     "d20.revived.heal": "{target} は {square} で K O から復帰（HP {hp}）",
     "d20.revived.victory": "{target} は勝利により {square} で立ち上がる（HP {hp}）",
+    "d20.tuning": "調律値（クリティカルの数、R-D20-CHECK-2）：{tally}",
+    "d20.tuning.one": "{name} {count}",
 
 }
 

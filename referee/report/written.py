@@ -54,6 +54,9 @@ class WrittenReport(EventVisitor):
         self.report = report
         self.lang = lang
         self.markup = markup
+        #: d20pool: criticals per character, in roster order (R-D20-CHECK-2's
+        #: tuning tally, shown after the result); None until a d20 check is seen.
+        self._tuning: dict[str, int] | None = None
         self.explain = explain
         self.full = full or explain
         self.names = report.inputs.get("skill_names", {})
@@ -618,6 +621,10 @@ class WrittenReport(EventVisitor):
         self._flush_boards()
         self._heading(word(self.lang, "section.result"))
         self._para(result_sentence(self.lang, e.result))
+        if self._tuning is not None:  # d20pool (variant-d20.md)
+            tally = word(self.lang, "list.sep").join(
+                self._m("d20.tuning.one", name=name, count=count) for name, count in self._tuning.items())
+            self._para(self._m("d20.tuning", tally=tally))
 
     # --- d20pool (variant-d20.md) ---------------------------------------------------
 
@@ -630,6 +637,10 @@ class WrittenReport(EventVisitor):
                           contenders=self._list(e.contenders)))
 
     def on_d20_check(self, e: Any) -> None:
+        if self._tuning is None:
+            self._tuning = {c.name: 0 for c in self.report.result.final}
+        if e.critical:
+            self._tuning[e.actor] = self._tuning.get(e.actor, 0) + 1
         ability = word(self.lang, f"d20.ability.{e.ability}")
         dropped = self._m("d20.dropped", dropped=e.dropped, kept=len(e.dice)) if e.dropped else ""
         mods = "".join(f" + {v}" for v in e.modifiers.values() if v)
