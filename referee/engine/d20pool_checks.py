@@ -136,8 +136,19 @@ def ring_number(square: Square, width: int, height: int) -> int:
     return 1 + min(f, r, width - 1 - f, height - 1 - r)
 
 
-def _is_prefix(short: Sequence[int], long: Sequence[int]) -> bool:
-    return len(short) <= len(long) and tuple(long[:len(short)]) == tuple(short)
+def _tied(contenders: Sequence[str], keys: Mapping[str, list[int]]) -> set[str]:
+    """The contenders whose key equals, or is a prefix of, another's.  In
+    sorted order a key's extensions and equals come right after it, so only
+    the next key need be compared (O(n log n), not n squared)."""
+    ordered = sorted(contenders, key=lambda n: tuple(keys[n]))
+    tied: set[str] = set()
+    for here, after in zip(ordered, ordered[1:]):
+        key, next_key = keys[here], keys[after]
+        if next_key[:len(key)] == key:
+            tied.add(here)
+            if next_key == key:  # equal keys: both roll
+                tied.add(after)
+    return tied
 
 
 def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
@@ -155,12 +166,12 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
     if len(contenders) < 2:
         return list(contenders)
     while True:
-        tied = [a for a in contenders
-                if any(b != a and _is_prefix(keys[a], keys[b]) for b in contenders)]
+        tied = _tied(contenders, keys)
         if not tied:
             break
-        for name in tied:
-            keys[name].append(roll(name))
+        for name in contenders:  # roster order
+            if name in tied:
+                keys[name].append(roll(name))
     # No key is now a prefix of another, so tuple order is element-by-element order.
     return sorted(contenders, key=lambda n: tuple(keys[n]), reverse=True)
 

@@ -176,3 +176,18 @@ def test_r_d20_order_3_ranking_is_a_strict_order_of_distinct_keys(numbers: list[
     if len(ranked) > 1:
         assert not any(_prefix(keys[a], keys[b]) for a in ranked for b in ranked if a != b)
     assert [keys[n] for n in ranked] == sorted((keys[n] for n in ranked), reverse=True)
+
+
+def test_r_d20_order_3_equal_keys_all_roll_together_in_roster_order() -> None:
+    """R-D20-ORDER-3: "each member of S rolls 1D20 in roster order": three
+    empty keys roll together (c0, c1, c2), then only the equal pair again."""
+    rolled: list[str] = []
+    faces = iter([7, 9, 7, 4, 2])
+
+    def roll(name: str) -> int:
+        rolled.append(name)
+        return next(faces)
+
+    keys: dict[str, list[int]] = {}
+    assert rank_contenders(["c0", "c1", "c2"], keys, roll) == ["c1", "c0", "c2"]
+    assert rolled == ["c0", "c1", "c2", "c0", "c2"] and keys == {"c0": [7, 4], "c1": [9], "c2": [7, 2]}
