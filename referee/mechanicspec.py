@@ -34,7 +34,8 @@ from referee.yamlio import YamlDocument
 __all__ = [
     "SLOTS", "Adjacency", "Reroll", "MechanicSpec", "PlainSpec", "StepsSpec", "DecimalDiceSpec",
     "NarrowingStage", "NarrowingSpec", "Goal", "ArmyReducedSpec", "MechanicsSpec", "KindInfo",
-    "KINDS", "register_kind", "unregister_kind", "mechanics_diagnostics", "build_mechanics_spec",
+    "KINDS", "register_kind", "Ability", "AreaNumberSpec", "SupportAndActionSpec", "PointsSpec", "D20PoolSpec",
+    "WipeoutSpec", "unregister_kind", "mechanics_diagnostics", "build_mechanics_spec",
 ]
 
 #: The slots of R-VAR-1, in the order a report lists them.
@@ -275,22 +276,162 @@ _BUILT: tuple[KindInfo, ...] = (
 #: Kinds the variant specs name that this version does not build yet.
 _PLANNED: tuple[tuple[str, str, str], ...] = (
     ("range", "manhattan", "variant-orm.md"),
-    ("movement", "points", "variant-soulwired.md, variant-d20.md"),
     ("initiative", "value_plus_dice", "variant-orm.md"),
-    ("initiative", "area_number", "variant-d20.md"),
     ("initiative", "in_value", "variant-wiz.md"),
     ("action", "simple_main", "variant-orm.md"),
     ("action", "soul", "variant-soulwired.md"),
     ("action", "one_main_use", "variant-wiz.md"),
-    ("action", "support_and_action", "variant-d20.md"),
     ("hit", "opposed_nd6", "variant-orm.md"),
-    ("hit", "d20_pool", "variant-d20.md"),
     ("hit", "percentile", "variant-wiz.md"),
     ("damage", "power_plus_dice", "variant-orm.md"),
-    ("damage", "margin", "variant-d20.md"),
     ("area", "rolled_groups", "variant-wiz.md"),
-    ("end", "wipeout", "variant-d20.md"),
 )
+
+# --- d20pool (variant-d20.md) ---
+# The d20 pool system's kinds: every number of the spec's "Ruleset data" is a
+# parameter here, so a house ruleset may change them and the code holds none.
+
+Ability = Literal["body", "reflex", "intellect"]
+_ABILITY = ("body", "reflex", "intellect")
+
+
+@dataclass(frozen=True)
+class AreaNumberSpec(MechanicSpec):
+    """``initiative: {kind: area_number, numbering: rings, tie_die: 20}``
+    (R-D20-ORDER-1..3): turns by the number of the area, ties by a die."""
+
+    numbering: Literal["rings"] = "rings"
+    tie_die: int = 20
+
+
+@dataclass(frozen=True)
+class SupportAndActionSpec(MechanicSpec):
+    """``action: {kind: support_and_action, uses: 1, recover: intellect}``
+    (R-D20-TURN-1..3): one support and one action; ``recover`` is the ability
+    a self-recovery heals (表現力, R-D20-VAL-1)."""
+
+    uses: int = 1
+    recover: Ability = "intellect"
+
+
+@dataclass(frozen=True)
+class PointsSpec(MechanicSpec):
+    """``movement: {kind: points, base: 1, per_reflex: 3, engaging_ends_move:
+    false}`` (R-D20-MOVE-1): a shift of base + floor(reflex / per_reflex) steps."""
+
+    base: int = 1
+    per_reflex: int = 3
+    engaging_ends_move: bool = False
+
+
+@dataclass(frozen=True)
+class D20PoolSpec(MechanicSpec):
+    """``hit: {kind: d20_pool, ...}`` (R-D20-VAL-1, R-D20-CHECK-*, R-D20-HIT-*,
+    R-D20-PUSH-*): the pool checks' numbers and which ability rolls what."""
+
+    sides: int = 20
+    drop_bonus: int = 2
+    critical_bonus: int = 0
+    attack_modifier: Literal["printed"] = "printed"
+    defence_dice: Ability = "body"
+    sensitivity_base: int = 8
+    sensitivity_ability: Ability = "reflex"
+    melee_physical: Ability = "body"
+    ranged_physical: Ability = "reflex"
+    spiritual: Ability = "intellect"
+    boost_cap: Ability = "intellect"
+    push_ability: Ability = "body"
+    grapple_ability: Ability = "body"
+    grapple_turns: int = 1
+
+
+@dataclass(frozen=True)
+class WipeoutSpec(MechanicSpec):
+    """``end: {kind: wipeout, at: round_end, winners_ko_to: 1}`` (R-D20-END-1..2)."""
+
+    at: Literal["round_end"] = "round_end"
+    winners_ko_to: int = 1
+
+
+def _is_bool(value: object) -> Problems:
+    return [] if isinstance(value, bool) else [((), "true or false")]
+
+
+def _mapping_of(checks: Mapping[str, ParamCheck]) -> ParamCheck:
+    """A nested mapping whose every key is one of ``checks`` (all required)."""
+    shape = "{" + ", ".join(f"{k}: ..." for k in checks) + "}"
+
+    def check(value: object) -> Problems:
+        if not isinstance(value, dict):
+            return [((), f"a mapping {shape}")]
+        problems: Problems = []
+        for key in sorted(set(value) - set(checks), key=str):
+            problems.append(((key,), f"no field {key!r} here: {shape}"))
+        for key, inner in checks.items():
+            if key not in value:
+                problems.append(((), f"{key!r} in {shape}"))
+                continue
+            problems += [((key, *path), expected) for path, expected in inner(value[key])]
+        return problems
+    return check
+
+
+_ABILITY_CHECK = _one_of(*_ABILITY)
+
+
+def _area_number(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return AreaNumberSpec(kind, cast(Literal["rings"], p["numbering"]), cast(int, p["tie_die"]))
+
+
+def _support_and_action(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return SupportAndActionSpec(kind, cast(int, p["uses"]), cast(Ability, p.get("recover", "intellect")))
+
+
+def _points(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return PointsSpec(kind, cast(int, p["base"]), cast(int, p["per_reflex"]), cast(bool, p["engaging_ends_move"]))
+
+
+def _d20_pool(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    sens = cast(Mapping[str, object], p["sensitivity"])
+    ability = cast(Mapping[str, Ability], p["ability"])
+    push = cast(Mapping[str, Ability], p["push"])
+    grapple = cast(Mapping[str, object], p["grapple"])
+    return D20PoolSpec(
+        kind, cast(int, p["sides"]), cast(int, p["drop_bonus"]), cast(int, p["critical_bonus"]),
+        "printed", cast(Ability, p["defence_dice"]), cast(int, sens["base"]), cast(Ability, sens["ability"]),
+        ability["melee_physical"], ability["ranged_physical"], ability["spiritual"],
+        cast(Ability, p.get("boost_cap", "intellect")), push["ability"],
+        cast(Ability, grapple["ability"]), cast(int, grapple["turns"]))
+
+
+def _wipeout(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return WipeoutSpec(kind, "round_end", cast(int, p["winners_ko_to"]))
+
+
+_D20_KINDS: tuple[KindInfo, ...] = (
+    KindInfo("initiative", "area_number", "R-D20-ORDER-1..3",
+             {"numbering": _one_of("rings"), "tie_die": _int_in(2, 100)}, ("numbering", "tie_die"), _area_number),
+    KindInfo("action", "support_and_action", "R-D20-TURN-1..3",
+             {"uses": _int_in(1, 1), "recover": _ABILITY_CHECK}, ("uses",), _support_and_action),
+    KindInfo("movement", "points", "R-D20-MOVE-1",
+             {"base": _int_in(0, 20), "per_reflex": _int_in(1, 20), "engaging_ends_move": _is_bool},
+             ("base", "per_reflex", "engaging_ends_move"), _points),
+    KindInfo("hit", "d20_pool", "R-D20-CHECK-*, R-D20-HIT-*",
+             {"sides": _int_in(2, 100), "drop_bonus": _int_in(0, 20), "critical_bonus": _int_in(0, 20),
+              "attack_modifier": _one_of("printed"), "defence_dice": _ABILITY_CHECK,
+              "sensitivity": _mapping_of({"base": _int_in(0, 100), "ability": _ABILITY_CHECK}),
+              "ability": _mapping_of({"melee_physical": _ABILITY_CHECK, "ranged_physical": _ABILITY_CHECK,
+                                      "spiritual": _ABILITY_CHECK}),
+              "boost_cap": _ABILITY_CHECK,
+              "push": _mapping_of({"ability": _ABILITY_CHECK}),
+              "grapple": _mapping_of({"ability": _ABILITY_CHECK, "turns": _int_in(1, 9)})},
+             ("sides", "drop_bonus", "critical_bonus", "attack_modifier", "defence_dice", "sensitivity",
+              "ability", "push", "grapple"), _d20_pool),
+    KindInfo("damage", "margin", "R-D20-HIT-2", build=_plain),
+    KindInfo("end", "wipeout", "R-D20-END-1..2",
+             {"at": _one_of("round_end"), "winners_ko_to": _int_in(1, 99)}, ("at", "winners_ko_to"), _wipeout),
+)
+_BUILT = _BUILT + _D20_KINDS
 
 #: slot -> kind -> what the loader knows of it.  Extended only through
 #: :func:`register_kind` (a house implementation, or a test double).
@@ -389,7 +530,6 @@ def build_mechanics_spec(block: Mapping[str, Mapping[str, object]]) -> Mechanics
 
 
 # --- soulwired (variant-soulwired.md) ---
-Ability = Literal["body", "reflex", "intellect"]
 
 
 @dataclass(frozen=True)
@@ -454,21 +594,6 @@ _ABILITIES = ("body", "reflex", "intellect")
 _ELEMENTS = ("fire", "water", "wind", "earth", "sword")
 
 
-def _mapping_of(fields_: Mapping[str, ParamCheck], what: str) -> ParamCheck:
-    """A mapping whose every key is one of ``fields_`` (all required)."""
-    def check(value: object) -> Problems:
-        if not isinstance(value, dict):
-            return [((), what)]
-        problems: Problems = [((key,), f"no field {key!r} here: {what}") for key in sorted(set(value) - set(fields_))]
-        for key, inner in fields_.items():
-            if key not in value:
-                problems.append(((), f"{key!r} is missing: {what}"))
-            else:
-                problems.extend(((key, *p), e) for p, e in inner(value[key]))
-        return problems
-    return check
-
-
 def _elements(value: object) -> Problems:
     ok = isinstance(value, list) and value and all(v in _ELEMENTS for v in value) and len(set(value)) == len(value)
     return [] if ok else [((), "a list of distinct elements among " + ", ".join(_ELEMENTS))]
@@ -478,12 +603,9 @@ def _only_true(value: object) -> Problems:
     return [] if value is True else [((), "true (only melee evasion is built)")]
 
 
-_POOL_ABILITY = _mapping_of({k: _one_of(*_ABILITIES) for k in ("melee_physical", "ranged_physical", "spiritual")},
-                            "{melee_physical: body, ranged_physical: reflex, spiritual: intellect}")
-_MANEUVER = _mapping_of({"ability": _one_of(*_ABILITIES), "movement": _int_in(0, 9), "evasion_dice": _int_in(0, 9)},
-                        "{ability: reflex, movement: 1, evasion_dice: 1}")
-_EVASION = _mapping_of({"dice": _one_of("highest_ability"), "default_commit": _int_in(0, 99)},
-                       "{dice: highest_ability, default_commit: 2}")
+_POOL_ABILITY = _mapping_of({k: _one_of(*_ABILITIES) for k in ("melee_physical", "ranged_physical", "spiritual")})
+_MANEUVER = _mapping_of({"ability": _one_of(*_ABILITIES), "movement": _int_in(0, 9), "evasion_dice": _int_in(0, 9)})
+_EVASION = _mapping_of({"dice": _one_of("highest_ability"), "default_commit": _int_in(0, 99)})
 
 
 def _d6_pool(kind: str, p: Mapping[str, object]) -> MechanicSpec:

@@ -22,12 +22,7 @@ from referee.engine.mechanics.protocols import Outcome
 
 def act(b: Resolution, f: Fighter) -> None:
     """Resolve ``f``'s whole action.  :raises BattleOver: via the end rule."""
-    st = b.state
-    b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
-    for sink in [s for s in st.sinks if s.owner == f.name]:  # R-ST-SINK
-        st.sinks.remove(sink)
-        b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
-    select_pattern(b, f)
+    begin_action(b, f)
     b.mechanics.hit.start_action(b, f)
     attacked = walk(b, f)
     if not f.down:
@@ -38,6 +33,17 @@ def act(b: Resolution, f: Fighter) -> None:
     if not f.down:
         tick(b, f)
     b.emit(E.ActionEnd(turn=b.turn, actor=f.name))
+
+
+def begin_action(b: Resolution, f: Fighter) -> None:
+    """The start of every action shape: ``action_start``, the end of the
+    sinkings ``f`` made (R-ST-SINK), then R-PAT-3 and R-PAN-2."""
+    st = b.state
+    b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
+    for sink in [s for s in st.sinks if s.owner == f.name]:  # R-ST-SINK
+        st.sinks.remove(sink)
+        b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
+    select_pattern(b, f)
 
 
 def select_pattern(b: Resolution, f: Fighter) -> None:
@@ -103,9 +109,10 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
     return order, lines, filters
 
 
-def walk(b: Resolution, f: Fighter) -> bool:
+def walk(b: Resolution, f: Fighter, max_uses: int | None = None) -> bool:
     """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
-    attacked (R-MOVE-3)."""
+    attacked (R-MOVE-3).  ``max_uses``: stop after that many uses or maintain
+    starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt)."""
     order, lines, filters = walk_order(b, f)
     b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
                         skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
@@ -147,6 +154,10 @@ def walk(b: Resolution, f: Fighter) -> bool:
                 passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
                 continue
             start_maintain(b, f, entry, skill, base)
+            if max_uses is not None:
+                max_uses -= 1
+                if max_uses <= 0:
+                    break
             continue
         if base is None:
             passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
@@ -166,6 +177,10 @@ def walk(b: Resolution, f: Fighter) -> bool:
         if not skill.targets_allies:
             attacked = True
         b.check_end()
+        if max_uses is not None:
+            max_uses -= 1
+            if max_uses <= 0:
+                break
     return attacked
 
 
@@ -202,6 +217,7 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))
+    b.mechanics.hit.begin_use(b, use)
     if not skill.targets_allies and b.mechanics.hit.declare(b, use).outcome is Outcome.MISS:
         return  # R-SOUL-HIT-1: a failed attack check reaches no target
     for t in targets:

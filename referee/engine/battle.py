@@ -108,10 +108,13 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
         for p in sheet.patterns
     )
     max_hp = sheet.max_hp
-    return Fighter(sheet.name, c.team, index, sheet.body, max_hp,
-                   c.hp if c.hp is not None else max_hp,
-                   c.square if c.square is not None else Square(file=0, rank=0),
-                   skills, patterns, plan, _abilities(sheet))
+    fighter = Fighter(sheet.name, c.team, index, sheet.body, max_hp,
+                      c.hp if c.hp is not None else max_hp,
+                      c.square if c.square is not None else Square(file=0, rank=0),
+                      skills, patterns, plan, _abilities(sheet))
+    fighter.reflex = getattr(sheet, "reflex", 0)  # sheets without them: tests' own
+    fighter.intellect = getattr(sheet, "intellect", 0)
+    return fighter
 
 
 def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
@@ -168,15 +171,11 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
             state.turn = turn
             b.emit(E.TurnStart(turn=turn))
             mechanics.stall.start_turn(b)
-            if initiative.each_turn and setup.order is None:
-                state.order = initiative.order(b, state.living())
-                b.emit(E.ActionOrder(turn=turn, order=tuple(f.name for f in state.order), fixed=False))
             for f in state.fighters:
                 f.acted = False
-            for f in list(state.order):
-                if not f.down:  # R-TURN-1: down before its place: skipped
-                    mechanics.action.act(b, f)
+            initiative.play_turn(b, setup.order is not None)
             mechanics.stall.after_turn(b)
+            mechanics.end.after_round(b)
         b.finish("turn_limit", "R-TURN-9")
     except BattleOver:
         pass

@@ -132,6 +132,7 @@ class Resolution:
                 rule = "R-GOAL-2" if rule == "R-GOAL-1" else rule
         else:
             winner = WHITE if w > b else BLACK
+        self.mechanics.end.before_result(self, winner)
         final = tuple(E.FinalCharacter(f.name, f.team, f.hp, f.square, f.down) for f in st.fighters)
         self.result = E.BattleResult(winner, reason, st.turn, final, rule)
         self.emit(E.BattleEnd(turn=st.turn, result=self.result, rule=rule))

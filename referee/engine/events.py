@@ -58,6 +58,7 @@ __all__ = [
     "ActionEnd",
     "FinalCharacter",
     "BattleResult",
+    "TurnRoll", "TurnSelected", "D20Check", "HitTest", "Margin", "Support", "MoveEnd", "Ridden", "Revived",
     "BattleEnd",
     "EVENT_TYPES",
     "event_fields",
@@ -623,6 +624,146 @@ class BattleEnd(Event):
     rule: str = "R-GOAL-1"
 
 
+# --- d20pool (variant-d20.md) ---
+# Emitted only by the d20pool mechanics (referee/engine/mechanics/d20pool.py).
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnRoll(Event):
+    """R-D20-ORDER-3: one 1D20 of a tie: ``key`` is its rolls this round."""
+
+    TYPE: ClassVar[str] = "turn_roll"
+    actor: str
+    number: int
+    roll: int
+    key: tuple[int, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnSelected(Event):
+    """R-D20-ORDER-1/4: ``actor`` takes the next turn from ``square``
+    (number ``number``); ``contenders``: those on that number, best first."""
+
+    TYPE: ClassVar[str] = "turn_selected"
+    actor: str
+    square: Square
+    number: int
+    contenders: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D20Check(Event):
+    """R-D20-CHECK-1..4: one keep-highest check.  ``check``: ``attack``,
+    ``defence``, ``push`` or ``grapple``; ``modifiers``: ``printed``,
+    ``drop``, ``boost``, ``critical``."""
+
+    TYPE: ClassVar[str] = "d20_check"
+    actor: str
+    check: str
+    skill: str | None
+    targets: tuple[str, ...]
+    ability: str
+    pool: int
+    dropped: int
+    dice: tuple[int, ...]
+    highest: int
+    modifiers: dict[str, int]
+    achievement: int
+    critical: bool
+    fumble: bool
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HitTest(Event):
+    """R-D20-HIT-1: an attack (push, grapple) check against ``target``'s 感応力."""
+
+    TYPE: ClassVar[str] = "hit_test"
+    actor: str
+    target: str
+    achievement: int
+    sensitivity: int
+    hit: bool
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Margin(Event):
+    """R-D20-HIT-2: attack less defence, at least 0: the damage before reductions."""
+
+    TYPE: ClassVar[str] = "margin"
+    actor: str
+    target: str
+    attack: int
+    defence: int
+    margin: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Support(Event):
+    """R-D20-TURN-3: the support decided: ``kind`` ``shift``, ``recover`` or
+    ``none``; ``first``: before the action; ``stuck``: ``grappled``,
+    ``bound``, ``sunk`` when a step was wanted and could not be taken."""
+
+    TYPE: ClassVar[str] = "support"
+    actor: str
+    kind: str
+    first: bool
+    line: int | None = None
+    stuck: str | None = None
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveEnd(Event):
+    """R-D20-MOVE-1: a shift ended after ``steps``; ``reason``: why it stopped
+    (a ``stayed`` reason, or ``no_points``)."""
+
+    TYPE: ClassVar[str] = "move_end"
+    actor: str
+    phase: str
+    steps: int
+    points_left: int
+    reason: str
+    line: int | None = None
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ridden(Event):
+    """R-D20-PUSH-1: a successful push; ``blocked``: it stayed (edge or a
+    removed area), without damage."""
+
+    TYPE: ClassVar[str] = "ridden"
+    actor: str
+    target: str
+    from_square: Square
+    to_square: Square
+    direction: str
+    blocked: bool
+    rule: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Revived(Event):
+    """R-D20-KO-2 / R-D20-END-2: a KO ends; ``cause`` ``heal`` or ``victory``."""
+
+    TYPE: ClassVar[str] = "revived"
+    target: str
+    square: Square
+    hp: int
+    cause: str
+    rule: str
+
+
+_D20POOL_EVENTS: tuple[type[Event], ...] = (
+    TurnRoll, TurnSelected, D20Check, HitTest, Margin, Support, MoveEnd, Ridden, Revived,
+)
+
+
 # --------------------------------------------------------------- serialisation
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -636,6 +777,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SinkEnded, Moved, Stayed, Narrowing, Pushed, Down, ActionEnd, BattleEnd,
     )
 }
+# --- d20pool (variant-d20.md) ---
+EVENT_TYPES.update({cls.TYPE: cls for cls in _D20POOL_EVENTS})
 
 #: Python field name -> stable JSON name where they differ.
 _JSON_NAMES = {"from_square": "from", "to_square": "to"}

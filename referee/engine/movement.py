@@ -12,8 +12,12 @@ from referee.engine.clauses import Hold, KeepAway, MoveGoal, MoveTo, MoveToward
 from referee.engine.state import Fighter
 
 
-def move_step(b: Resolution, f: Fighter, attacked: bool) -> None:
-    """R-TURN-5: R-MOVE-7 (first applying clause) else R-MOVE-3."""
+def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = True) -> str | None:
+    """R-TURN-5: R-MOVE-7 (first applying clause) else R-MOVE-3.
+
+    Returns why ``f`` stayed, or None when it stepped.  ``report_stay=False``
+    (a d20pool shift, R-D20-MOVE-1, which reports its end once) emits no
+    ``stayed``."""
     st = b.state
     clause = None
     goal: Fighter | Square | None = None
@@ -33,53 +37,41 @@ def move_step(b: Resolution, f: Fighter, attacked: bool) -> None:
     # the reason that actually kept it in place (docs/decisions.md).
     stuck = b.mechanics.movement.stuck(st, f)
     if stuck is not None:
-        _stay(b, f, stuck, line, "R-MOVE-4" if stuck == "bound" else "R-MOVE-1")
-        return
+        return _stay(b, f, stuck, line, "R-MOVE-4" if stuck == "bound" else "R-MOVE-1", report_stay)
     if isinstance(clause, Hold):
-        _stay(b, f, "hold", line, "R-MOVE-7")
-        return
+        return _stay(b, f, "hold", line, "R-MOVE-7", report_stay)
     if isinstance(clause, MoveToward):
         assert isinstance(goal, Fighter)
         if goal.square == f.square:
-            _stay(b, f, "arrived", line, "R-MOVE-8")
-            return
+            return _stay(b, f, "arrived", line, "R-MOVE-8", report_stay)
         if clause.then_use is not None:
             skill = b.ruleset.catalog.get(clause.then_use)
             if st.metric.in_range(f.square, goal.square, skill.range):
-                _stay(b, f, "in_reach", line, "R-MOVE-8")
-                return
-        _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8")
-        return
+                return _stay(b, f, "in_reach", line, "R-MOVE-8", report_stay)
+        return _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8", report_stay)
     if isinstance(clause, MoveTo):
         assert clause.square is not None
         dest = clause.square
         if not st.graph.contains(dest) and b.state.kept is not None:
             dest = b.state.kept.clamp(dest)  # R-NARROW-4
         if dest == f.square:
-            _stay(b, f, "arrived", line, "R-MOVE-8")
-            return
+            return _stay(b, f, "arrived", line, "R-MOVE-8", report_stay)
         if clause.then_use is not None:
             skill = b.ruleset.catalog.get(clause.then_use)
             if st.metric.in_range(f.square, dest, skill.range):
-                _stay(b, f, "in_reach", line, "R-MOVE-8")
-                return
-        _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8")
-        return
+                return _stay(b, f, "in_reach", line, "R-MOVE-8", report_stay)
+        return _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8", report_stay)
     if isinstance(clause, KeepAway):
-        _keep_away(b, f, line)
-        return
+        return _keep_away(b, f, line, report_stay)
     # R-MOVE-3 / R-MOVE-6: automatic
     if attacked:
-        _stay(b, f, "attacked", None, "R-MOVE-3")
-        return
+        return _stay(b, f, "attacked", None, "R-MOVE-3", report_stay)
     enemies = st.enemies_of(f)
     if not enemies:
-        _stay(b, f, "no_enemy", None, "R-MOVE-6")
-        return
+        return _stay(b, f, "no_enemy", None, "R-MOVE-6", report_stay)
     r = reach(f)
     if any(st.metric.in_range(f.square, e.square, r) for e in enemies):
-        _stay(b, f, "in_reach", None, "R-MOVE-6")
-        return
+        return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
     dist = {e.name: _dist(b, f.square, e.square) for e in enemies}
     nearest = min(dist.values())
     tied = [e for e in enemies if dist[e.name] == nearest]
@@ -88,7 +80,7 @@ def move_step(b: Resolution, f: Fighter, attacked: bool) -> None:
         most = max(crowd.values())
         tied = [e for e in tied if crowd[e.name] == most]
     goal_f = choose(b.rng, "ties", tied)
-    _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6")
+    return _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6", report_stay)
 
 
 def reach(f: Fighter) -> int:
@@ -131,13 +123,14 @@ def _dist(b: Resolution, a: Square, z: Square) -> int:
     return d if d is not None else 10_000
 
 
-def _step_toward(b: Resolution, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
+def _step_toward(b: Resolution, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str,
+                 report_stay: bool = True) -> str | None:
     steps = b.mechanics.movement.toward(b.state, f, dest)
     if not steps:
-        _stay(b, f, "no_route", line, rule)
-        return
+        return _stay(b, f, "no_route", line, rule, report_stay)
     step = choose(b.rng, "ties", steps)
     _move(b, f, step, mode, toward, line, rule)
+    return None
 
 
 def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
@@ -147,11 +140,13 @@ def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: i
                    toward=toward, line=line, rule=rule))
 
 
-def _stay(b: Resolution, f: Fighter, reason: str, line: int | None, rule: str) -> None:
-    b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason=reason, line=line, rule=rule))
+def _stay(b: Resolution, f: Fighter, reason: str, line: int | None, rule: str, report: bool = True) -> str:
+    if report:
+        b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason=reason, line=line, rule=rule))
+    return reason
 
 
-def _keep_away(b: Resolution, f: Fighter, line: int | None) -> None:
+def _keep_away(b: Resolution, f: Fighter, line: int | None, report_stay: bool = True) -> str | None:
     """R-MOVE-8 ``keep away from enemies``: farthest from the nearest enemy,
     then fewest enemies at that distance, staying wins ties, then R-RNG-1.
 
@@ -162,8 +157,7 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None) -> None:
     st = b.state
     enemies = st.enemies_of(f)
     if not enemies:
-        _stay(b, f, "keep_away", line, "R-MOVE-8")
-        return
+        return _stay(b, f, "keep_away", line, "R-MOVE-8", report_stay)
     options = [f.square, *b.mechanics.movement.legal_steps(st, f)]
 
     def key(s: Square) -> tuple[int, int]:
@@ -173,7 +167,7 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None) -> None:
 
     best = min(key(s) for s in options)
     if key(f.square) == best:
-        _stay(b, f, "keep_away", line, "R-MOVE-8")
-        return
+        return _stay(b, f, "keep_away", line, "R-MOVE-8", report_stay)
     tied = [s for s in options if key(s) == best]
     _move(b, f, choose(b.rng, "ties", tied), "clause", "away", line, "R-MOVE-8")
+    return None

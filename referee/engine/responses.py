@@ -257,10 +257,13 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
     element = skill.element
     mechanics = b.mechanics
     printed = 0
+    # Every use on an enemy is checked (R-D20-HIT-1: Pressurize too); tcgt's
+    # check always hits without a draw or an event (R-SK-1a).
+    check = mechanics.hit.check(b, use, target) if not skill.targets_allies else None
+    if check is not None and check.outcome is Outcome.MISS:
+        return
     if hit:
-        check = mechanics.hit.check(b, use, target)
-        if check.outcome is Outcome.MISS:
-            return
+        assert check is not None
         printed = mechanics.damage.damage(b, use, target, check)
         reduce = defend(b, target, user, element, rec)
         dealt = b.lose_hp(target, printed - reduce, "skill", actor=user.name, skill=skill.id,
@@ -279,5 +282,5 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
             push(b, target, user, user.name, skill.id, "R-KNOCK-1")
     owner_knockbacks(b, rec, target, user)
     # (5) counters
-    if hit:
-        counters(b, target, user, element, printed, rec)
+    if hit:  # Kusanagi counters the printed damage (R-D20-HIT-2: not the margin)
+        counters(b, target, user, element, skill.damage, rec)

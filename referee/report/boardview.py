@@ -98,6 +98,11 @@ class BoardView:
             a, b = event.kept.split("-") if "-" in event.kept else (event.kept, event.kept)
             (x1, y1), (x2, y2) = _xy(a), _xy(b)
             self.kept = (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+        # --- d20pool (variant-d20.md) ---
+        elif kind == "ridden":
+            self._set(event.target, square=square_text(event.to_square))
+        elif kind == "revived":
+            self._set(event.target, down=False, hp=event.hp, square=square_text(event.square))
 
     def snapshot(self) -> dict[str, Any]:
         """JSON-ready state (the HTML replay stores one per step)."""

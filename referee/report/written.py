@@ -54,6 +54,9 @@ class WrittenReport(EventVisitor):
         self.report = report
         self.lang = lang
         self.markup = markup
+        #: d20pool: criticals per character, in roster order (R-D20-CHECK-2's
+        #: tuning tally, shown after the result); None until a d20 check is seen.
+        self._tuning: dict[str, int] | None = None
         self.explain = explain
         self.full = full or explain
         self.names = report.inputs.get("skill_names", {})
@@ -620,6 +623,59 @@ class WrittenReport(EventVisitor):
         self._flush_boards()
         self._heading(word(self.lang, "section.result"))
         self._para(result_sentence(self.lang, e.result))
+        if self._tuning is not None:  # d20pool (variant-d20.md)
+            tally = word(self.lang, "list.sep").join(
+                self._m("d20.tuning.one", name=name, count=count) for name, count in self._tuning.items())
+            self._para(self._m("d20.tuning", tally=tally))
+
+    # --- d20pool (variant-d20.md) ---------------------------------------------------
+
+    def on_turn_roll(self, e: Any) -> None:
+        self._item(self._m("d20.turn_roll", actor=e.actor, number=e.number, roll=e.roll,
+                           rolls=self._list(e.key)))
+
+    def on_turn_selected(self, e: Any) -> None:
+        self._why(self._m("d20.turn_selected", actor=e.actor, square=square_text(e.square), number=e.number,
+                          contenders=self._list(e.contenders)))
+
+    def on_d20_check(self, e: Any) -> None:
+        if self._tuning is None:
+            self._tuning = {c.name: 0 for c in self.report.result.final}
+        if e.critical:
+            self._tuning[e.actor] = self._tuning.get(e.actor, 0) + 1
+        ability = word(self.lang, f"d20.ability.{e.ability}")
+        dropped = self._m("d20.dropped", dropped=e.dropped, kept=len(e.dice)) if e.dropped else ""
+        mods = "".join(f" + {v}" for v in e.modifiers.values() if v)
+        total = (word(self.lang, "d20.fumble") if e.fumble
+                 else f"{e.highest}{mods} = {e.achievement}" if mods else str(e.achievement))
+        critical = word(self.lang, "d20.critical") if e.critical else ""
+        self._item(self._m(f"d20.check.{e.check}", actor=e.actor, skill=self._skill(e.skill), ability=ability,
+                           pool=e.pool, dropped=dropped, dice=" ".join(str(d) for d in e.dice), total=total,
+                           critical=critical))
+
+    def on_hit_test(self, e: Any) -> None:
+        key = "d20.hit" if e.hit else "d20.miss"
+        self._item(self._m(key, target=e.target, achievement=e.achievement, sensitivity=e.sensitivity))
+
+    def on_margin(self, e: Any) -> None:
+        self._item(self._m("d20.margin", attack=e.attack, defence=e.defence, margin=e.margin))
+
+    def on_support(self, e: Any) -> None:
+        stuck = self._m("d20.support.stuck", stuck=e.stuck) if e.stuck else ""
+        when = word(self.lang, "d20.support.first" if e.first else "d20.support.after")
+        self._why(self._m(f"d20.support.{e.kind}", actor=e.actor, when=when, stuck=stuck))
+
+    def on_move_end(self, e: Any) -> None:
+        reason = self.report_word(f"stayed.reason.{e.reason}", e.reason)
+        self._why(self._m("d20.move_end", actor=e.actor, steps=e.steps, points_left=e.points_left, reason=reason))
+
+    def on_ridden(self, e: Any) -> None:
+        key = "d20.ridden.blocked" if e.blocked else "d20.ridden"
+        self._item(self._m(key, actor=e.actor, target=e.target, from_=square_text(e.from_square),
+                           to=square_text(e.to_square)))
+
+    def on_revived(self, e: Any) -> None:
+        self._item(self._m(f"d20.revived.{e.cause}", target=e.target, square=square_text(e.square), hp=e.hp))
 
     # --- soulwired (variant-soulwired.md) ---
 

@@ -80,10 +80,16 @@ def test_same_seed_byte_identical_across_processes_and_hash_seeds() -> None:
     """R-RNG-1: same inputs + seed = byte-identical events, whatever PYTHONHASHSEED."""
     stub = os.environ.get("REFEREE_DEV_STUB", "")
     code = SCRIPT.format(root=str(ROOT), stub=stub, digits="31415926535897932384626433832795")
+    outs = outputs_under_two_hash_seeds(code)
+    assert outs[0] == outs[1] and len(json.loads(outs[0])) > 10
+
+
+def outputs_under_two_hash_seeds(code: str) -> list[str]:
+    """``code``'s standard output in two fresh processes, PYTHONHASHSEED 1 and 4242."""
     outs = []
     for hash_seed in ("1", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
         proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                               check=True, cwd=str(ROOT / "tests"))
         outs.append(proc.stdout)
-    assert outs[0] == outs[1] and len(json.loads(outs[0])) > 10
+    return outs

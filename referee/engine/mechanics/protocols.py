@@ -117,6 +117,13 @@ class Initiative(Protocol):
         """``fighters`` (roster order) in acting order; emits its roll events."""
         ...
 
+    def play_turn(self, ctx: Resolution, fixed: bool) -> None:
+        """Give every character its action(s) of one turn (a round), in this
+        mechanic's order; ``fixed``: the battle file's ``order`` is in
+        ``ctx.state.order``.  tcgt: the order (redrawn if ``each_turn``), each
+        living character in it acting once (R-TURN-1)."""
+        ...
+
 
 class ActionShape(Protocol):
     """One character's action (R-TURN-2..5, R-ST-1)."""
@@ -143,6 +150,11 @@ class HitCheck(Protocol):
         """Called once per active use on enemies, after its cost is paid and
         before any target (R-SOUL-HIT-1's attack check); a miss skips every
         target.  tcgt: a hit, no draw."""
+        ...
+
+    def begin_use(self, ctx: Resolution, use: Use) -> None:
+        """Called once per use, its targets chosen and its cost paid, before
+        any target is resolved (R-D20-HIT-1's one attack check).  tcgt: nothing."""
         ...
 
 
@@ -183,6 +195,17 @@ class EndCheck(Protocol):
     """When the battle ends before the turn limit (R-GOAL-1)."""
 
     def reached(self, state: BattleState) -> bool:
+        ...
+
+    def after_round(self, ctx: Resolution) -> None:
+        """Called after each turn's stall breaker (R-D20-END-1 checks only
+        here).  tcgt: nothing (R-GOAL-1 is asked after every use).
+        :raises BattleOver: when it ends the battle."""
+        ...
+
+    def before_result(self, ctx: Resolution, winner: str) -> None:
+        """Called once the winner is known, before the result is recorded
+        (R-D20-END-2 stands the winners' KO members up).  tcgt: nothing."""
         ...
 
 

@@ -125,3 +125,16 @@ from referee.mechanicspec import D6PoolSpec, HardModeSpec  # noqa: E402
 HIT.register("d6_pool", lambda spec: D6Pool(typed(D6PoolSpec, spec)))
 STALL.register("hard_mode", lambda spec: HardMode(typed(HardModeSpec, spec)))
 END.register("head_count", lambda spec: ArmyReduced(HEAD_COUNT_GOAL))
+
+# --------------------------------------------------------------------------- d20pool (variant-d20.md)
+from referee.engine.mechanics import d20pool as _d20  # noqa: E402  (the block stays in one piece for the merge)
+from referee.mechanicspec import AreaNumberSpec, D20PoolSpec, PointsSpec, SupportAndActionSpec, WipeoutSpec  # noqa: E402
+
+INITIATIVE.register("area_number", lambda spec: _d20.AreaNumber(typed(AreaNumberSpec, spec).tie_die))
+ACTION.register("support_and_action", lambda spec: _d20.SupportAndAction(
+    typed(SupportAndActionSpec, spec).uses, typed(SupportAndActionSpec, spec).recover))
+MOVEMENT.register("points", lambda spec: _d20.PointsMovement(
+    "king", typed(PointsSpec, spec).base, typed(PointsSpec, spec).per_reflex))
+HIT.register("d20_pool", lambda spec: _d20.D20Pool(typed(D20PoolSpec, spec)))
+DAMAGE.register("margin", lambda spec: _d20.MarginDamage())
+END.register("wipeout", lambda spec: _d20.Wipeout(typed(WipeoutSpec, spec).winners_ko_to))

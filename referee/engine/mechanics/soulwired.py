@@ -17,6 +17,7 @@ from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
+from referee.engine.mechanics.tcgt import play_in_order
 from referee.engine.state import Fighter
 from referee.engine.uses import Use
 from referee.mechanicspec import Ability, D6PoolSpec, Goal, HardModeSpec
@@ -44,6 +45,9 @@ class AbilityInitiative:
     @property
     def each_turn(self) -> bool:
         return False
+
+    def play_turn(self, ctx: Resolution, fixed: bool) -> None:
+        play_in_order(self, ctx, fixed)
 
     def order(self, ctx: Resolution, fighters: Sequence[Fighter]) -> list[Fighter]:
         score = {f.name: f.abilities[self.ability] for f in fighters}
@@ -82,6 +86,10 @@ class D6Pool:
     reach a check (R-SOUL-HIT-6: they do not pass through the ``hit`` slot)."""
 
     spec: D6PoolSpec
+
+    def begin_use(self, ctx: Resolution, use: Use) -> None:
+        """Nothing before the attack check: :meth:`declare` rolls it."""
+        return None
 
     def full_dice(self, f: Fighter) -> int:
         """R-SOUL-HIT-2 [decision]: the highest of body, reflex, intellect."""

@@ -16,7 +16,7 @@ from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.action import act
 from referee.engine.core import Resolution
-from referee.engine.mechanics.protocols import HIT, Check, StayReason
+from referee.engine.mechanics.protocols import HIT, Check, Initiative, StayReason
 from referee.engine.narrowing import narrow_if_due
 from referee.engine.state import BattleState, Fighter
 from referee.engine.targeting import choose_targets
@@ -54,6 +54,21 @@ class StepMovement:
         return state.graph.distance(src, dst)
 
 
+def play_in_order(initiative: Initiative, ctx: Resolution, fixed: bool) -> None:
+    """R-TURN-1's turn: the order (redrawn first when the initiative rolls
+    every turn and no battle-file ``order`` fixes it), then every living
+    character acts in it; one down before its place is skipped.  Shared by
+    every initiative whose turn is "everyone once, in order"."""
+    state = ctx.state
+    if initiative.each_turn and not fixed:
+        state.order = initiative.order(ctx, state.living())
+        ctx.emit(E.ActionOrder(turn=ctx.turn, order=tuple(f.name for f in state.order), fixed=False))
+    act = ctx.mechanics.action.act
+    for f in list(state.order):
+        if not f.down:  # R-TURN-1: down before its place: skipped
+            act(ctx, f)
+
+
 @dataclass(frozen=True, slots=True)
 class DecimalDice:
     """R-TURN-1: ``dice`` dice read as d.dd; tied characters alone roll one
@@ -86,6 +101,9 @@ class DecimalDice:
             ctx.emit(E.InitiativeRoll(turn=ctx.turn, actor=f.name, dice=tuple(d), value=value))
         return sorted(fighters, key=lambda f: (tuple(-x for x in digits[f.name]), f.index))
 
+    def play_turn(self, ctx: Resolution, fixed: bool) -> None:
+        play_in_order(self, ctx, fixed)
+
 
 @dataclass(frozen=True, slots=True)
 class SkillWalk:
@@ -108,6 +126,9 @@ class AlwaysHits:
 
     def declare(self, ctx: Resolution, use: Use) -> Check:
         return HIT
+
+    def begin_use(self, ctx: Resolution, use: Use) -> None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,3 +192,9 @@ class ArmyReduced:
                 standing[f.team] += 1
         threshold = self.goal.threshold
         return any(standing[team] <= threshold(start) for team, start in state.start_counts.items())
+
+    def after_round(self, ctx: Resolution) -> None:
+        return None
+
+    def before_result(self, ctx: Resolution, winner: str) -> None:
+        return None

@@ -1,0 +1,386 @@
+"""The d20 pool system's mechanics (variant-d20.md), as the ``d20pool``
+ruleset names them: turn order by area number (R-D20-ORDER-*), one support
+and one action a turn (R-D20-TURN-*), the shift (R-D20-MOVE-1), keep-highest
+checks against 感応力 with a defence check and margin damage (R-D20-HIT-*),
+and the wipeout checked at round end with the winners' KO members back on
+their feet (R-D20-END-*).
+
+The numbers come from the typed specs (``referee.mechanicspec``); the
+arithmetic is ``referee.engine.d20pool_checks``.  Every object here is
+stateless: what a character's turn remembers (its attack check, its
+criticals) lives on ``Fighter.mechanic_state`` as a :class:`D20Fighter`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from referee.board import Square
+from referee.elements import Element
+from referee.engine import events as E
+from referee.engine.action import begin_action, maintenance, walk, walk_order
+from referee.engine.core import Resolution
+from referee.engine.d20pool_checks import (
+    D20PoolParams, PoolCheck, is_hit, margin, next_in_fixed_order, ring_number, roll_pool, select_next,
+)
+from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
+from referee.engine.mechanics.tcgt import StepMovement
+from referee.engine.movement import move_step
+from referee.engine.panels import plan_payment
+from referee.engine.planquery import gate_blocking, release_clause
+from referee.engine.state import BLACK, WHITE, BattleState, Fighter
+from referee.engine.statuses import tick
+from referee.engine.targeting import candidates
+from referee.engine.uses import Use
+from referee.mechanicspec import Ability, D20PoolSpec
+
+__all__ = ["D20Fighter", "ability_of", "AreaNumber", "SupportAndAction", "PointsMovement", "D20Pool",
+           "MarginDamage", "Wipeout"]
+
+
+@dataclass(slots=True)
+class D20Fighter:
+    """What the d20pool mechanics remember of one character in one battle."""
+
+    #: The attack check of the use under way (R-D20-HIT-1), per use.
+    attack: PoolCheck | None = None
+    #: Criticals rolled (R-D20-CHECK-2: the tuning tally, reported at the end).
+    tuning: int = 0
+    #: Its rolls of R-D20-ORDER-3 this round (kept on the round's key table).
+    keys: list[int] = field(default_factory=list)
+
+
+def d20_of(f: Fighter) -> D20Fighter:
+    """``f``'s d20pool memory, made on first use."""
+    state = f.mechanic_state
+    if not isinstance(state, D20Fighter):
+        state = f.mechanic_state = D20Fighter()
+    return state
+
+
+def ability_of(f: Fighter, ability: Ability) -> int:
+    """The value of one of ``f``'s three abilities (R-CHAR-1)."""
+    if ability == "body":
+        return f.body
+    return f.reflex if ability == "reflex" else f.intellect
+
+
+# ------------------------------------------------------------------ initiative
+
+
+@dataclass(frozen=True, slots=True)
+class AreaNumber:
+    """R-D20-ORDER-1..4: each turn goes to the unacted standing character on
+    the highest-numbered area (rings, R-D20-ORDER-2), ties by 1D20 keys; a
+    battle file's ``order`` gives it to the earliest unacted standing one.
+    Positions are read at each selection."""
+
+    tie_die: int = 20
+
+    @property
+    def each_turn(self) -> bool:
+        return True  # nothing is drawn at setup: the order is made turn by turn
+
+    def order(self, ctx: Resolution, fighters: Sequence[Fighter]) -> list[Fighter]:
+        """Roster order: the real order is decided at each selection (play_turn)."""
+        return list(fighters)
+
+    def play_turn(self, ctx: Resolution, fixed: bool) -> None:
+        state = ctx.state
+        width, height = ctx.ruleset.map.width, ctx.ruleset.map.height  # narrowing does not renumber
+        keys: dict[str, list[int]] = {}
+        fixed_order = [f.name for f in state.order] if fixed else []
+
+        def roll(name: str) -> int:
+            face = ctx.rng.die("initiative", self.tie_die)
+            who = state.by_name[name]
+            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=ring_number(who.square, width, height),
+                                roll=face, key=(*keys.get(name, ()), face), rule="R-D20-ORDER-3"))
+            return face
+
+        while True:
+            if fixed:
+                name = next_in_fixed_order(fixed_order, {f.name: not f.down and not f.acted for f in state.fighters})
+                ranked = [] if name is None else [name]
+                rule = "R-D20-ORDER-4"
+            else:
+                unacted = [(f.name, ring_number(f.square, width, height)) for f in state.fighters
+                           if not f.down and not f.acted]
+                ranked = select_next(unacted, keys, roll)
+                rule = "R-D20-ORDER-1"
+            if not ranked:
+                return
+            chosen = state.by_name[ranked[0]]
+            chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
+            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
+                                    number=ring_number(chosen.square, width, height),
+                                    contenders=tuple(ranked), rule=rule))
+            ctx.mechanics.action.act(ctx, chosen)
+
+
+# ------------------------------------------------------------------ movement
+
+
+@dataclass(frozen=True, slots=True)
+class PointsMovement(StepMovement):
+    """R-D20-MOVE-1: tcgt's 8-way steps and routes; engagement never stops a
+    shift, so this mechanic never reports a character stuck -- the support
+    (R-D20-TURN-3) checks Bind and sinking before a shift starts."""
+
+    base: int = 1
+    per_reflex: int = 3
+
+    def points(self, f: Fighter) -> int:
+        """移動力 = base + floor(reflex / per_reflex) (R-D20-VAL-1)."""
+        return self.base + f.reflex // self.per_reflex
+
+    def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
+        return None
+
+
+def shift_blocker(state: BattleState, f: Fighter) -> StayReason | None:
+    """R-D20-MOVE-1: what keeps ``f`` from shifting: Bind (R-MOVE-4) or a
+    sunk area (R-ST-SINK); being engaged does not."""
+    if state.is_sunk(f.square):
+        return "sunk"
+    if f.bind > 0:
+        return "bound"
+    return None
+
+
+class _NoDraws:
+    """An ``Rng`` for judging a decision without drawing (R-D20-TURN-2/3's
+    "judged without draws"): every tie takes its first candidate."""
+
+    def chance(self, stream: str, p: Fraction | float) -> bool:
+        return False
+
+    def randrange(self, stream: str, n: int) -> int:
+        return 0
+
+    def die(self, stream: str, faces: int) -> int:
+        return 1
+
+
+def would_step(ctx: Resolution, f: Fighter, attacked: bool) -> bool:
+    """R-D20-TURN-3 (2): whether the movement decision (R-MOVE-5..8) would
+    take a step now, judged without draws and without a trace: the decision
+    is run with a non-drawing RNG into a scratch event list, then undone."""
+    rng, events, square = ctx.rng, ctx.events, f.square
+    ctx.rng, ctx.events = _NoDraws(), []
+    try:
+        return move_step(ctx, f, attacked, report_stay=False) is None
+    finally:
+        ctx.rng, ctx.events, f.square = rng, events, square
+
+
+# ------------------------------------------------------------------ the turn
+
+
+@dataclass(frozen=True, slots=True)
+class SupportAndAction:
+    """R-D20-TURN-1..3: pattern and panels; the action first if it can be
+    taken now, the support after it, else the support first; maintenance;
+    statuses tick."""
+
+    uses: int = 1
+    recover: Ability = "intellect"
+
+    def act(self, ctx: Resolution, f: Fighter) -> None:
+        begin_action(ctx, f)
+        if action_available(ctx, f):
+            attacked = walk(ctx, f, self.uses)
+            if not f.down:
+                self.support(ctx, f, attacked, first=False)
+        else:
+            self.support(ctx, f, False, first=True)
+            if not f.down:
+                walk(ctx, f, self.uses)
+        if not f.down:
+            maintenance(ctx, f)
+        f.acted = True
+        if not f.down:
+            tick(ctx, f)
+        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
+
+    def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> None:
+        """R-D20-TURN-3: shift when a step is wanted and possible, else
+        self-recover when hurt, else nothing."""
+        wants = would_step(ctx, f, attacked)
+        blocker = shift_blocker(ctx.state, f) if wants else None
+        if wants and blocker is None:
+            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
+            self.shift(ctx, f, attacked)
+        elif f.hp < f.max_hp:
+            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
+                                   rule="R-D20-TURN-3"))
+            ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
+        else:
+            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="none", first=first, stuck=blocker,
+                                   rule="R-D20-TURN-3"))
+
+    def shift(self, ctx: Resolution, f: Fighter, attacked: bool) -> None:
+        """R-D20-MOVE-1: up to 移動力 steps, each decided afresh; ends when the
+        decision is to stay or the points are spent."""
+        movement = ctx.mechanics.movement
+        points = movement.points(f) if isinstance(movement, PointsMovement) else 1
+        steps, reason, line = 0, "no_points", None
+        while steps < points:
+            stayed = move_step(ctx, f, attacked, report_stay=False)
+            if stayed is not None:
+                reason = stayed
+                break
+            steps += 1
+            last = ctx.events[-1]
+            line = last.line if isinstance(last, E.Moved) else line
+        ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase="shift", steps=steps,
+                           points_left=points - steps, reason=reason, line=line, rule="R-D20-MOVE-1"))
+
+
+def action_available(ctx: Resolution, f: Fighter) -> bool:
+    """R-D20-TURN-1/2: whether the skill walk would use an entry now (a use
+    with a target, a heal, a maintain start), judged without draws or events:
+    the walk's own tests (R-PLAN-3..5), entry by entry."""
+    if f.freeze > 0 or f.active is None:
+        return False  # a frozen character has no action [decision]
+    order, _, filters = walk_order(ctx, f)
+    panels = f.panels[f.active]
+    for entry in order:
+        skill = f.skills[entry]
+        if skill.is_passive or f.entry_bound(entry):
+            continue
+        if skill.is_maintain and f.is_maintaining(skill.id):
+            continue
+        if gate_blocking(ctx.state, f, skill, ignore_target_conditions=True) is not None:
+            continue
+        if plan_payment(panels, skill.cost) is None:
+            continue
+        if skill.is_maintain:
+            if release_clause(ctx.state, f, skill) is None:
+                return True
+            continue
+        if candidates(ctx, f, skill, filters.get(skill.id, ())).pool:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ checks
+
+
+@dataclass(frozen=True, slots=True)
+class D20Pool:
+    """R-D20-HIT-1..3 with R-D20-CHECK-1..4: one attack check per use on
+    enemies, a hit test per target against its 感応力, a defence check for a
+    hit by a damaging skill; the margin goes to the ``damage`` mechanic."""
+
+    spec: D20PoolSpec
+
+    def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
+        """No per-action resource in d20pool."""
+        return None
+
+    def declare(self, ctx: Resolution, use: Use) -> Check:
+        """The attack check is rolled by :meth:`begin_use` and tested per
+        target (R-D20-HIT-1): the use itself always goes on."""
+        return HIT
+
+    @property
+    def params(self) -> D20PoolParams:
+        s = self.spec
+        return D20PoolParams(sides=s.sides, drop_bonus=s.drop_bonus, critical_bonus=s.critical_bonus,
+                             sensitivity_base=s.sensitivity_base)
+
+    def sensitivity(self, f: Fighter) -> int:
+        """感応力 = base + reflex (R-D20-VAL-1)."""
+        return self.spec.sensitivity_base + ability_of(f, self.spec.sensitivity_ability)
+
+    def attack_ability(self, use: Use) -> Ability:
+        """R-D20-VAL-1: body for sword at range 0, reflex for sword at range 1+,
+        intellect for any other element."""
+        skill = use.skill
+        if skill.element is not Element.SWORD:
+            return self.spec.spiritual
+        return self.spec.melee_physical if skill.range == 0 else self.spec.ranged_physical
+
+    def _roll(self, ctx: Resolution, roller: Fighter, kind: str, ability: Ability, printed: int,
+              skill: str | None, targets: tuple[str, ...], rule: str) -> PoolCheck:
+        check = roll_pool(ctx.rng, ability_of(roller, ability), printed=printed, params=self.params)
+        if check.critical:
+            d20_of(roller).tuning += 1
+        ctx.emit(E.D20Check(
+            turn=ctx.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
+            pool=check.pool, dropped=check.dropped, dice=check.dice, highest=check.highest,
+            modifiers={"printed": check.printed, "drop": check.drop_modifier, "boost": check.boost,
+                       "critical": check.critical_modifier},
+            achievement=check.achievement, critical=check.critical, fumble=check.fumble, rule=rule))
+        return check
+
+    def begin_use(self, ctx: Resolution, use: Use) -> None:
+        """R-D20-HIT-1: the use's one attack check, after its cost is paid
+        (a user KO'd while paying still rolls it, R-D20-HIT-3)."""
+        if use.skill.targets_allies:
+            return
+        d20_of(use.user).attack = self._roll(
+            ctx, use.user, "attack", self.attack_ability(use), use.skill.damage, use.skill.id,
+            tuple(t.name for t in use.targets), "R-D20-HIT-1")
+
+    def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
+        user = use.user
+        attack = d20_of(user).attack
+        assert attack is not None, "begin_use rolls the attack check before any target"
+        sensitivity = self.sensitivity(target)
+        hit = is_hit(attack, sensitivity)
+        ctx.emit(E.HitTest(turn=ctx.turn, actor=user.name, target=target.name, achievement=attack.achievement,
+                           sensitivity=sensitivity, hit=hit, rule="R-D20-HIT-1"))
+        if not hit:
+            return Check(Outcome.MISS)
+        if use.skill.damage <= 0:
+            return Check(Outcome.HIT)  # R-D20-HIT-3: Pressurize calls no defence check
+        defence = self._roll(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id,
+                             (user.name,), "R-D20-HIT-2")
+        amount = margin(attack, defence)
+        ctx.emit(E.Margin(turn=ctx.turn, actor=user.name, target=target.name, attack=attack.achievement,
+                          defence=defence.achievement, margin=amount, rule="R-D20-HIT-2"))
+        return Check(Outcome.HIT, amount)
+
+
+@dataclass(frozen=True, slots=True)
+class MarginDamage:
+    """R-D20-HIT-2: a hit by a damaging skill deals the margin before
+    reductions; heals restore their printed amount."""
+
+    def damage(self, ctx: Resolution, use: Use, target: Fighter, check: Check) -> int:
+        return check.margin if use.skill.damage > 0 else 0
+
+    def heal(self, ctx: Resolution, use: Use, target: Fighter) -> int:
+        return use.skill.heal
+
+
+# ------------------------------------------------------------------ the end
+
+
+@dataclass(frozen=True, slots=True)
+class Wipeout:
+    """R-D20-END-1..2: the end is checked only at the end of a round: an army
+    with no standing member loses (both: a draw); the winners' KO members go
+    from HP 0 to ``winners_ko_to``."""
+
+    winners_ko_to: int = 1
+
+    def reached(self, state: BattleState) -> bool:
+        return False  # never in the middle of a round (R-D20-END-1)
+
+    def after_round(self, ctx: Resolution) -> None:
+        state = ctx.state
+        if state.standing(WHITE) == 0 or state.standing(BLACK) == 0:
+            ctx.finish("wipeout", "R-D20-END-1")
+
+    def before_result(self, ctx: Resolution, winner: str) -> None:
+        for f in ctx.state.fighters:
+            if f.team == winner and f.down:
+                f.down = False
+                f.hp = min(self.winners_ko_to, f.max_hp)
+                ctx.emit(E.Revived(turn=ctx.turn, target=f.name, square=f.square, hp=f.hp, cause="victory",
+                                   rule="R-D20-END-2"))
