@@ -390,3 +390,9 @@ def build_mechanics_spec(block: Mapping[str, Mapping[str, object]]) -> Mechanics
         assert build is not None, f"{slot} kind {kind!r} passed the checks but is not built"
         specs[slot] = build(kind, {k: v for k, v in entry.items() if k != "kind"})
     return MechanicsSpec(**specs)
+
+
+# --- orm (variant-orm.md) ---
+#: The orm kinds this version builds replace their "planned" entries above.
+for _info in (KindInfo("range", "manhattan", "R-ORM-MAP-1", build=_plain),):
+    KINDS[_info.slot][_info.kind] = _info

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from referee.engine.mechanics.metric import Chebyshev, RangeMetric
+from referee.engine.mechanics.orm import Manhattan
 from referee.engine.mechanics.protocols import (
     ActionShape, AreaTargeting, DamageRule, EndCheck, HitCheck, Initiative, Mechanics, Movement, StallBreaker,
 )
@@ -111,3 +112,7 @@ AREA.register("extension", lambda spec: Extension())
 STALL.register("narrowing", lambda spec: Narrowing(typed(NarrowingSpec, spec).schedule))
 STALL.register("none", lambda spec: NoStall())
 END.register("army_reduced", lambda spec: ArmyReduced(typed(ArmyReducedSpec, spec).goal))
+
+
+# --- orm (variant-orm.md) ---
+RANGE.register("manhattan", lambda spec: Manhattan())

@@ -1,0 +1,146 @@
+"""The orm mechanics this version builds (variant-orm.md): the Manhattan
+range metric (R-ORM-MAP-1) and ORM's nD6 check roll (R-ORM-ABIL-1,
+R-ORM-CHK-1), each against the spec's words and worked examples.
+
+The ``orm`` ruleset itself is not built yet (no ``orm.yaml``), so these run
+the metric through a house ruleset that takes tcgt and swaps in
+``range: {kind: manhattan}`` (R-VAR-1), and the check roll directly with a
+scripted RNG.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.board import Square, parse_square
+from referee.engine import events as E
+from referee.engine.battle import resolve_battle
+from referee.engine.clauses import Hold
+from referee.engine.mechanics.metric import Chebyshev
+from referee.engine.mechanics.orm import CriticalRule, Manhattan, dice_for_ability, roll_nd6_check
+from referee.engine.rng import ScriptedRng
+from referee.ruleset import Ruleset, load_ruleset
+
+from .helpers import battle, damage_to, fighter, of, ruleset
+
+HOLD = [Hold(line=9)]
+ORM_DICE = (2, 2, 3, 3, 3, 4, 4, 4, 5)  # variant-orm.md: hit.dice_by_ability
+squares = st.builds(Square, st.integers(0, 7), st.integers(0, 7))
+
+
+def manhattan_house(tmp_path: Path) -> Ruleset:
+    path = tmp_path / "manhattan.yaml"
+    path.write_text("extends: tcgt\nmechanics:\n  range: {kind: manhattan}\n", encoding="utf-8")
+    return replace(load_ruleset(path), turn_limit=1)
+
+
+# ------------------------------------------------------------------ R-ORM-MAP-1
+
+
+def test_r_orm_map_1_every_straight_distance_is_manhattan() -> None:
+    """R-ORM-MAP-1: "Every straight distance is Manhattan, |dx| + |dy| ...
+    range 1 is the own area and the 4 next to it ... one area is distance 0"."""
+    m = Manhattan()
+    c3 = parse_square("c3")
+    within_1 = sorted(str(s) for s in (Square(f, r) for f in range(8) for r in range(8)) if m.in_range(c3, s, 1))
+    assert within_1 == sorted(["c3", "b3", "d3", "c2", "c4"])
+    assert m.distance(c3, c3) == 0
+    assert m.distance(parse_square("a1"), parse_square("c4")) == 5
+    assert Chebyshev().distance(parse_square("a1"), parse_square("c4")) == 3
+
+
+@given(squares, squares, squares, st.integers(0, 14))
+def test_r_orm_map_1_in_range_agrees_with_distance_and_is_a_metric(a: Square, b: Square, c: Square, r: int) -> None:
+    m = Manhattan()
+    assert m.in_range(a, b, r) == (m.distance(a, b) <= r)
+    assert m.distance(a, b) == m.distance(b, a)
+    assert m.distance(a, c) <= m.distance(a, b) + m.distance(b, c)
+    assert m.distance(a, b) >= Chebyshev().distance(a, b)
+
+
+def test_r_orm_map_1_a_house_ruleset_with_manhattan_range_keeps_diagonals_out_of_range_1(tmp_path: Path) -> None:
+    """R-VAR-1 with R-ORM-MAP-1: under tcgt (Chebyshev) Eruption (range 1)
+    reaches a diagonal neighbour; under ``range: manhattan`` it does not,
+    while an orthogonal neighbour is reached under both."""
+    house = manhattan_house(tmp_path)
+    for square, tcgt_hits, house_hits in (("d4", True, False), ("c4", True, True)):
+        setup = battle([fighter("Pyra", "c3", "eruption", "火火火", plan=HOLD)],
+                       [fighter("Mo", square, "", "水水水", plan=HOLD)])
+        tcgt_rec = resolve_battle(setup, ruleset(turn_limit=1), 1, rng=ScriptedRng())
+        house_rec = resolve_battle(setup, house, 1, rng=ScriptedRng())
+        assert bool(damage_to(tcgt_rec, "Mo")) is tcgt_hits, square
+        assert bool(damage_to(house_rec, "Mo")) is house_hits, square
+        if not house_hits:
+            assert of(house_rec, E.SkillUsed) == []
+
+
+def test_r_orm_map_1_the_house_ruleset_reports_its_range_mechanic(tmp_path: Path) -> None:
+    house = manhattan_house(tmp_path)
+    assert house.mechanics.range.kind == "manhattan"
+    assert house.mechanics.movement == ruleset().mechanics.movement
+
+
+# ------------------------------------------------------------------ R-ORM-ABIL-1
+
+
+def test_r_orm_abil_1_the_dice_count_follows_the_ability_level() -> None:
+    """R-ORM-ABIL-1: "A check with ability x rolls dice_by_ability[x-1]
+    six-sided dice (the last entry for x >= 9; that is min(5, 2 + floor(x/3)))"."""
+    for x in range(1, 13):
+        assert dice_for_ability(x, ORM_DICE) == min(5, 2 + x // 3), x
+    rng = ScriptedRng({"checks": [1, 2, 3]}, strict=True)
+    check = roll_nd6_check(rng, 3, ORM_DICE)
+    assert check.dice == (1, 2, 3) and check.value == 6 + 3  # "A 3/3/3 character rolls 3d6+3"
+    with pytest.raises(ValueError):
+        dice_for_ability(3, ())
+
+
+# ------------------------------------------------------------------ R-ORM-CHK-1
+
+
+def test_r_orm_chk_1_worked_example_o1_values_with_support() -> None:
+    """R-ORM-CHK-1, example O1: Pyra 5+4+2+3 = 14; Mo 2+2+3+3 +2 (Lu) = 12;
+    Lu, intellect 6, rolls 4d6: 1+1+2+2+6 +2 (Mo) = 14 -- not a fumble, since
+    not every face shows 1."""
+    rng = ScriptedRng({"checks": [5, 4, 2, 2, 2, 3, 1, 1, 2, 2]}, strict=True)
+    pyra = roll_nd6_check(rng, 3, ORM_DICE)
+    mo = roll_nd6_check(rng, 3, ORM_DICE, support=2)
+    lu = roll_nd6_check(rng, 6, ORM_DICE, support=2)
+    assert (pyra.value, mo.value, lu.value) == (14, 12, 14)
+    assert lu.dice == (1, 1, 2, 2) and not lu.fumble and not lu.critical
+    assert rng.remaining() == {}
+
+
+def test_r_orm_chk_1_two_sixes_are_a_critical_worth_ten() -> None:
+    """R-ORM-CHK-1, example O2: Rin's 6+6+2+3 = 17 is critical, so 27
+    (「「6」の出目が2個以上出た場合、その判定はクリティカル」)."""
+    rin = roll_nd6_check(ScriptedRng({"checks": [6, 6, 2]}, strict=True), 3, ORM_DICE)
+    assert rin.critical and rin.value == 27
+    one_six = roll_nd6_check(ScriptedRng({"checks": [6, 5, 2]}, strict=True), 3, ORM_DICE)
+    assert not one_six.critical and one_six.value == 16
+    house = roll_nd6_check(ScriptedRng({"checks": [6, 6, 2]}, strict=True), 3, ORM_DICE,
+                           critical=CriticalRule(sixes=3, bonus=5))
+    assert not house.critical and house.value == 17
+
+
+def test_r_orm_chk_1_every_face_a_one_is_a_fumble() -> None:
+    """R-ORM-CHK-1: "It is a fumble when every face shows 1"; the value is
+    still reported (the opposed rule makes it fail)."""
+    check = roll_nd6_check(ScriptedRng({"checks": [1, 1, 1]}, strict=True), 3, ORM_DICE, support=2)
+    assert check.fumble and not check.critical and check.value == 3 + 3 + 2
+
+
+@given(st.integers(1, 12), st.integers(0, 2), st.lists(st.integers(1, 6), min_size=5, max_size=5))
+def test_r_orm_chk_1_value_is_faces_plus_ability_plus_support_plus_critical(
+        ability: int, support: int, faces: list[int]) -> None:
+    n = dice_for_ability(ability, ORM_DICE)
+    check = roll_nd6_check(ScriptedRng({"checks": faces[:n]}, strict=True), ability, ORM_DICE, support=support)
+    assert check.dice == tuple(faces[:n])
+    assert check.critical == (faces[:n].count(6) >= 2)
+    assert check.fumble == all(f == 1 for f in faces[:n])
+    assert check.value == sum(faces[:n]) + ability + support + (10 if check.critical else 0)
