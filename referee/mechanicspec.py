@@ -396,3 +396,33 @@ def build_mechanics_spec(block: Mapping[str, Mapping[str, object]]) -> Mechanics
 #: The orm kinds this version builds replace their "planned" entries above.
 for _info in (KindInfo("range", "manhattan", "R-ORM-MAP-1", build=_plain),):
     KINDS[_info.slot][_info.kind] = _info
+
+
+@dataclass(frozen=True)
+class BlockingStepsSpec(StepsSpec):
+    """``movement: {kind: steps, enemies_block: true, engagement_lock: false}``
+    (R-ORM-MOVE-1): routes go around areas holding an enemy of the mover, and
+    an enemy in the mover's area does not hold it.  A subclass, built only
+    when one of the two is written, so tcgt's spec (and every report listing
+    its parameters) is unchanged."""
+
+    enemies_block: bool = False
+    engagement_lock: bool = True
+
+
+def _is_bool(value: object) -> Problems:
+    return [] if isinstance(value, bool) else [((), "true or false")]
+
+
+def _blocking_steps(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    if "enemies_block" not in p and "engagement_lock" not in p:
+        return _steps(kind, p)
+    return BlockingStepsSpec(kind, cast(Adjacency, p.get("adjacency", "king")),
+                             bool(p.get("enemies_block", False)), bool(p.get("engagement_lock", True)))
+
+
+_tcgt_steps = KINDS["movement"]["steps"]
+KINDS["movement"]["steps"] = KindInfo(
+    "movement", "steps", _tcgt_steps.source + ", R-ORM-MOVE-1",
+    {**_tcgt_steps.params, "enemies_block": _is_bool, "engagement_lock": _is_bool}, _tcgt_steps.required,
+    _blocking_steps, ("knockback", "capacity_per_side"))

@@ -19,14 +19,19 @@ from hypothesis import strategies as st
 
 from referee.board import Square, parse_square
 from referee.engine import events as E
-from referee.engine.battle import resolve_battle
-from referee.engine.clauses import Hold
+from referee.engine.battle import BattleRecord, BattleSetup, resolve_battle
+from referee.engine.clauses import Hold, MoveGoal, MoveToward
 from referee.engine.mechanics.metric import Chebyshev
-from referee.engine.mechanics.orm import CriticalRule, Manhattan, dice_for_ability, roll_nd6_check
+from referee.engine.clauses import PlanRules
+from referee.engine.mechanics.orm import BlockingSteps, CriticalRule, Manhattan, dice_for_ability, roll_nd6_check
 from referee.engine.rng import ScriptedRng
-from referee.ruleset import Ruleset, load_ruleset
+from referee.engine.state import BattleState, Fighter
+from referee.mapgraph import MapGraph
+from referee.mechanicspec import BlockingStepsSpec, StepsSpec
+from referee.ruleset import Ruleset, load_ruleset, load_ruleset_file
 
 from .helpers import battle, damage_to, fighter, of, ruleset
+from .test_mechanics import movement_contract
 
 HOLD = [Hold(line=9)]
 ORM_DICE = (2, 2, 3, 3, 3, 4, 4, 4, 5)  # variant-orm.md: hit.dice_by_ability
@@ -144,3 +149,105 @@ def test_r_orm_chk_1_value_is_faces_plus_ability_plus_support_plus_critical(
     assert check.critical == (faces[:n].count(6) >= 2)
     assert check.fumble == all(f == 1 for f in faces[:n])
     assert check.value == sum(faces[:n]) + ability + support + (10 if check.critical else 0)
+
+
+# ------------------------------------------------------------------ R-ORM-MOVE-1
+
+
+ORM_MOVES = "movement: {kind: steps, adjacency: rook, enemies_block: true, engagement_lock: false}"
+
+
+def house(tmp_path: Path, movement: str) -> Ruleset:
+    path = tmp_path / "house-moves.yaml"
+    path.write_text(f"extends: tcgt\nmechanics:\n  {movement}\n", encoding="utf-8")
+    return replace(load_ruleset(path), turn_limit=1)
+
+
+def moves_of(record: BattleRecord, name: str) -> list[tuple[str, str]]:
+    return [(str(e.from_square), str(e.to_square)) for e in of(record, E.Moved) if e.actor == name]
+
+
+def runner_guard_boss(runner_at: str = "a1", guard_at: str = "a2", boss_at: str = "a3") -> BattleSetup:
+    return battle([fighter("Runner", runner_at, plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="Boss")])],
+                  [fighter("Guard", guard_at, "", "水水水", plan=HOLD), fighter("Boss", boss_at, "", "水水水", plan=HOLD)])
+
+
+def test_r_orm_move_1_a_route_goes_around_an_enemy_area(tmp_path: Path) -> None:
+    """R-ORM-MOVE-1: "An area holding an enemy of the mover is never passed
+    through (「通り過ぎることは出来ません…迂回するしか」) ... Every route ...
+    is taken on the map without those areas, except the route's own end".
+    Toward the Boss on a3 past the Guard on a2, the Runner steps around (b1);
+    4-way without blocking it walks into a2, as tcgt does."""
+    setup = runner_guard_boss()
+    blocking = resolve_battle(setup, house(tmp_path, ORM_MOVES), 1, rng=ScriptedRng(strict=True))
+    open_rook = resolve_battle(setup, house(tmp_path, "movement: {kind: steps, adjacency: rook}"), 1,
+                               rng=ScriptedRng(strict=True))
+    tcgt = resolve_battle(setup, ruleset(turn_limit=1), 1, rng=ScriptedRng(strict=True))
+    assert moves_of(blocking, "Runner") == [("a1", "b1")]
+    assert moves_of(open_rook, "Runner") == [("a1", "a2")]
+    assert moves_of(tcgt, "Runner") == [("a1", "a2")]
+
+
+def test_r_orm_move_1_an_enemy_area_may_end_a_route(tmp_path: Path) -> None:
+    """R-ORM-MOVE-1: the enemy's area "may end a route": toward the Guard
+    itself, the Runner steps into its area."""
+    setup = battle([fighter("Runner", "a1", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="Guard")])],
+                   [fighter("Guard", "a2", "", "水水水", plan=HOLD)])
+    rec = resolve_battle(setup, house(tmp_path, ORM_MOVES), 1, rng=ScriptedRng(strict=True))
+    assert moves_of(rec, "Runner") == [("a1", "a2")]
+
+
+def test_r_orm_move_1_an_enemy_in_the_movers_area_does_not_hold_it(tmp_path: Path) -> None:
+    """R-ORM-MOVE-1: "An enemy in the mover's area does not hold it
+    [decision: no R-MOVE-1 engagement lock]"; tcgt's R-MOVE-1 keeps it."""
+    setup = runner_guard_boss("c3", "c3", "c5")
+    rec = resolve_battle(setup, house(tmp_path, ORM_MOVES), 1, rng=ScriptedRng(strict=True))
+    tcgt = resolve_battle(setup, ruleset(turn_limit=1), 1, rng=ScriptedRng(strict=True))
+    assert moves_of(rec, "Runner") == [("c3", "c4")]
+    assert [e.reason for e in of(tcgt, E.Stayed) if e.actor == "Runner"] == ["engaged"]
+
+
+def test_r_orm_move_1_an_unreachable_goal_is_no_route(tmp_path: Path) -> None:
+    """Walled in by enemies on a 4-way map (a1 with enemies on a2 and b1),
+    the Boss on c3 cannot be reached: the Runner stays (``no_route``)."""
+    setup = battle([fighter("Runner", "a1", plan=[MoveToward(line=1, who=MoveGoal.NAMED, name="Boss")])],
+                   [fighter("G1", "a2", "", "水水水", plan=HOLD), fighter("G2", "b1", "", "水水水", plan=HOLD),
+                    fighter("Boss", "c3", "", "水水水", plan=HOLD)])
+    rec = resolve_battle(setup, house(tmp_path, ORM_MOVES), 1, rng=ScriptedRng(strict=True))
+    assert [e.reason for e in of(rec, E.Stayed) if e.actor == "Runner"] == ["no_route"]
+
+
+def test_r_orm_move_1_tcgt_keeps_its_plain_steps_spec() -> None:
+    """The ORM parameters are a subclass of the spec, built only when written,
+    so tcgt's movement (and every report listing it) is unchanged."""
+    spec = ruleset().mechanics.movement
+    assert type(spec) is StepsSpec and not isinstance(spec, BlockingStepsSpec)
+
+
+def test_r_orm_move_1_parameters_are_checked_where_written(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("extends: tcgt\nmechanics:\n  movement: {kind: steps, enemies_block: 3, capacity_per_side: 2}\n",
+                    encoding="utf-8")
+    got, diags = load_ruleset_file(path)
+    assert got is None
+    assert sorted((d.code, d.line) for d in diags) == [("invalid-value", 3), ("mechanic-not-implemented", 3)]
+
+
+@given(data=st.data())
+def test_r_orm_move_1_blocking_steps_keep_the_movement_contract_and_never_pass_an_enemy(data: st.DataObject) -> None:
+    """The Movement contract (tests/engine/test_mechanics.py) holds with
+    enemies on the map, and no step toward a goal enters an enemy's area
+    unless that area is the goal (R-ORM-MOVE-1)."""
+    movement = BlockingSteps()
+    width, height = data.draw(st.integers(1, 7)), data.draw(st.integers(1, 7))
+    graph = MapGraph(width, height, movement.adjacency)
+    squares = graph.squares
+    me = Fighter("A", "white", 0, 3, 12, 12, data.draw(st.sampled_from(squares)), (), (), PlanRules())
+    enemy_squares = data.draw(st.lists(st.sampled_from(squares), max_size=6))
+    enemies = [Fighter(f"E{i}", "black", i + 1, 3, 12, 12, sq, (), (), PlanRules())
+               for i, sq in enumerate(enemy_squares)]
+    state = BattleState([me, *enemies], graph, Manhattan())
+    dst = data.draw(st.sampled_from(squares))
+    movement_contract(movement, state, me, dst)
+    held = set(enemy_squares) - {dst}
+    assert not held & set(movement.toward(state, me, dst))

@@ -1,11 +1,14 @@
 """Building blocks of the ``orm`` ruleset (variant-orm.md), as mechanics.
 
-This version builds two of them:
+This version builds three of them:
 
 * :class:`Manhattan`, the ``range: {kind: manhattan}`` metric (R-ORM-MAP-1):
   ORM measures every straight distance in 4-way steps, so a ruleset naming it
   changes every range, reach, ``in range`` and extension group at once (the
   engine only ever asks ``BattleState.metric``);
+* :class:`BlockingSteps`, ``movement: {kind: steps, enemies_block: true,
+  engagement_lock: false}`` (R-ORM-MOVE-1): routes around enemies, no
+  engagement lock (capacity and ORM's knockback are not built yet);
 * :func:`roll_nd6_check`, ORM's nD6 + value check (R-ORM-ABIL-1,
   R-ORM-CHK-1): the dice count set by the ability (能力レベル), the value, the
   critical (two or more sixes, +bonus) and the fumble (every face a 1).  It is
@@ -18,13 +21,19 @@ dice table, the critical rule), never as constants of the code.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.board import Square
+from referee.board import Square, euclidean_sq
+from referee.engine.mechanics.protocols import Movement, StayReason
+from referee.engine.mechanics.tcgt import StepMovement
 from referee.engine.rng import Rng
+from referee.engine.state import BattleState, Fighter
+from referee.mechanicspec import Adjacency, BlockingStepsSpec, StepsSpec
 
-__all__ = ["Manhattan", "CriticalRule", "Nd6Check", "dice_for_ability", "roll_nd6_check"]
+__all__ = ["Manhattan", "BlockingSteps", "step_movement", "CriticalRule", "Nd6Check", "dice_for_ability",
+           "roll_nd6_check"]
 
 
 class Manhattan:
@@ -39,6 +48,80 @@ class Manhattan:
 
     def in_range(self, a: Square, b: Square, r: int) -> bool:
         return abs(a.file - b.file) + abs(a.rank - b.rank) <= r
+
+
+@dataclass(frozen=True, slots=True)
+class BlockingSteps:
+    """R-ORM-MOVE-1: "An area holding an enemy of the mover is never passed
+    through (「通り過ぎることは出来ません…迂回するしか」), but it may end a
+    route.  Every route and route distance ... is taken on the map without
+    those areas, except the route's own end; the mover's own area is always
+    on the map.  An enemy in the mover's area does not hold it; Bind and
+    sinking still do."  The step chosen among those on a shortest route is
+    the one nearest the goal in straight-line distance (Euclidean), ties
+    drawn by the caller on ``ties`` in canonical order, as R-MOVE-5."""
+
+    adjacency: Adjacency = "rook"
+    enemies_block: bool = True
+    engagement_lock: bool = False
+
+    def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
+        if state.is_sunk(mover.square):
+            return "sunk"
+        if self.engagement_lock and state.is_engaged(mover):
+            return "engaged"
+        if mover.bind > 0:
+            return "bound"
+        return None
+
+    def legal_steps(self, state: BattleState, mover: Fighter) -> tuple[Square, ...]:
+        # One step is a whole route: it may end in an enemy's area.
+        return state.graph.neighbours(mover.square)
+
+    def toward(self, state: BattleState, mover: Fighter, dst: Square) -> tuple[Square, ...]:
+        src = mover.square
+        to_dst = self._distances_to(state, mover, src, dst)
+        total = to_dst.get(src)
+        if not total:
+            return ()
+        on_route = [n for n in state.graph.neighbours(src) if to_dst.get(n) == total - 1]
+        best = min(euclidean_sq(n, dst) for n in on_route)
+        return tuple(n for n in on_route if euclidean_sq(n, dst) == best)
+
+    def route_length(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> int | None:
+        return self._distances_to(state, mover, src, dst).get(src)
+
+    def _distances_to(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> dict[Square, int]:
+        """Route distance to ``dst`` of every area reachable on ``mover``'s
+        map: a breadth-first walk from ``dst`` that never enters an area
+        holding a standing enemy, except the route's two ends (``src`` and
+        ``dst``) and the mover's own area."""
+        graph = state.graph
+        if not (graph.contains(src) and graph.contains(dst)):
+            return {}
+        closed: set[Square] = set()
+        if self.enemies_block:
+            closed = {g.square for g in state.fighters if not g.down and g.team != mover.team}
+            closed -= {src, dst, mover.square}
+        dist = {dst: 0}
+        queue = deque([dst])
+        while queue:
+            here = queue.popleft()
+            if here == src:
+                break  # every area nearer than src is settled, src included
+            for n in graph.neighbours(here):
+                if n not in dist and n not in closed:
+                    dist[n] = dist[here] + 1
+                    queue.append(n)
+        return dist
+
+
+def step_movement(spec: StepsSpec) -> Movement:
+    """The ``steps`` kind: tcgt's :class:`StepMovement` unless the ruleset
+    writes ORM's ``enemies_block`` / ``engagement_lock`` (R-ORM-MOVE-1)."""
+    if isinstance(spec, BlockingStepsSpec) and (spec.enemies_block or not spec.engagement_lock):
+        return BlockingSteps(spec.adjacency, spec.enemies_block, spec.engagement_lock)
+    return StepMovement(spec.adjacency)
 
 
 @dataclass(frozen=True, slots=True)

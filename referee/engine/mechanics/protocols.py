@@ -100,8 +100,10 @@ class Movement(Protocol):
         or unreachable; several only when tied (the caller draws)."""
         ...
 
-    def route_length(self, state: BattleState, src: Square, dst: Square) -> int | None:
-        """Steps from ``src`` to ``dst`` on the current map; None if unreachable."""
+    def route_length(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> int | None:
+        """Steps from ``src`` to ``dst`` on ``mover``'s map (the current map;
+        without its enemies' areas where enemies block, R-ORM-MOVE-1); None if
+        unreachable."""
         ...
 
 

@@ -15,12 +15,12 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from referee.engine.mechanics.metric import Chebyshev, RangeMetric
-from referee.engine.mechanics.orm import Manhattan
+from referee.engine.mechanics.orm import Manhattan, step_movement
 from referee.engine.mechanics.protocols import (
     ActionShape, AreaTargeting, DamageRule, EndCheck, HitCheck, Initiative, Mechanics, Movement, StallBreaker,
 )
 from referee.engine.mechanics.tcgt import (
-    AlwaysHits, ArmyReduced, DecimalDice, Extension, Narrowing, NoStall, PrintedDamage, SkillWalk, StepMovement,
+    AlwaysHits, ArmyReduced, DecimalDice, Extension, Narrowing, NoStall, PrintedDamage, SkillWalk,
 )
 from referee.mechanicspec import (
     ArmyReducedSpec, DecimalDiceSpec, MechanicSpec, MechanicsSpec, NarrowingSpec, StepsSpec,
@@ -102,7 +102,7 @@ def build_mechanics(spec: MechanicsSpec) -> Mechanics:
 
 # --------------------------------------------------------------------------- tcgt
 RANGE.register("chebyshev", lambda spec: Chebyshev())
-MOVEMENT.register("steps", lambda spec: StepMovement(typed(StepsSpec, spec).adjacency))
+MOVEMENT.register("steps", lambda spec: step_movement(typed(StepsSpec, spec)))
 INITIATIVE.register("decimal_dice", lambda spec: DecimalDice(
     typed(DecimalDiceSpec, spec).dice, typed(DecimalDiceSpec, spec).sides, typed(DecimalDiceSpec, spec).reroll))
 ACTION.register("skill_walk", lambda spec: SkillWalk())

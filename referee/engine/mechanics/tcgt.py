@@ -50,7 +50,7 @@ class StepMovement:
     def toward(self, state: BattleState, mover: Fighter, dst: Square) -> tuple[Square, ...]:
         return state.graph.next_steps(mover.square, dst)
 
-    def route_length(self, state: BattleState, src: Square, dst: Square) -> int | None:
+    def route_length(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> int | None:
         return state.graph.distance(src, dst)
 
 
