@@ -251,3 +251,16 @@ def test_r_orm_move_1_blocking_steps_keep_the_movement_contract_and_never_pass_a
     movement_contract(movement, state, me, dst)
     held = set(enemy_squares) - {dst}
     assert not held & set(movement.toward(state, me, dst))
+
+
+def test_r_orm_move_1_bind_and_sinking_still_hold_the_mover() -> None:
+    """R-ORM-MOVE-1: "Bind and sinking still do [hold it]"; an enemy in the
+    area does not, unless the engagement lock is asked for."""
+    graph = MapGraph(8, 8, "rook")
+    me = Fighter("A", "white", 0, 3, 12, 12, parse_square("c3"), (), (), PlanRules())
+    foe = Fighter("B", "black", 1, 3, 12, 12, parse_square("c3"), (), (), PlanRules())
+    state = BattleState([me, foe], graph, Manhattan())
+    assert BlockingSteps().stuck(state, me) is None
+    assert BlockingSteps(engagement_lock=True).stuck(state, me) == "engaged"
+    me.bind = 1
+    assert BlockingSteps().stuck(state, me) == "bound"

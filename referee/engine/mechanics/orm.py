@@ -50,6 +50,10 @@ class Manhattan:
         return abs(a.file - b.file) + abs(a.rank - b.rank) <= r
 
 
+#: tcgt's step rules, asked for the reasons a mover cannot move at all.
+_TCGT_STEPS = StepMovement()
+
+
 @dataclass(frozen=True, slots=True)
 class BlockingSteps:
     """R-ORM-MOVE-1: "An area holding an enemy of the mover is never passed
@@ -66,13 +70,11 @@ class BlockingSteps:
     engagement_lock: bool = False
 
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
-        if state.is_sunk(mover.square):
-            return "sunk"
-        if self.engagement_lock and state.is_engaged(mover):
-            return "engaged"
-        if mover.bind > 0:
-            return "bound"
-        return None
+        """tcgt's reasons (sunk, engaged, bound), without ``engaged`` when
+        there is no engagement lock."""
+        if self.engagement_lock or state.is_sunk(mover.square):
+            return _TCGT_STEPS.stuck(state, mover)
+        return "bound" if mover.bind > 0 else None
 
     def legal_steps(self, state: BattleState, mover: Fighter) -> tuple[Square, ...]:
         # One step is a whole route: it may end in an enemy's area.
