@@ -408,6 +408,10 @@ class BlockingStepsSpec(StepsSpec):
 
     enemies_block: bool = False
     engagement_lock: bool = True
+    knockback: Literal["direct", "axis"] = "direct"
+
+
+_ORM_STEP_PARAMS = ("enemies_block", "engagement_lock", "knockback")
 
 
 def _is_bool(value: object) -> Problems:
@@ -415,14 +419,15 @@ def _is_bool(value: object) -> Problems:
 
 
 def _blocking_steps(kind: str, p: Mapping[str, object]) -> MechanicSpec:
-    if "enemies_block" not in p and "engagement_lock" not in p:
+    if not any(name in p for name in _ORM_STEP_PARAMS):
         return _steps(kind, p)
     return BlockingStepsSpec(kind, cast(Adjacency, p.get("adjacency", "king")),
-                             bool(p.get("enemies_block", False)), bool(p.get("engagement_lock", True)))
+                             bool(p.get("enemies_block", False)), bool(p.get("engagement_lock", True)),
+                             cast(Literal["direct", "axis"], p.get("knockback", "direct")))
 
 
 _tcgt_steps = KINDS["movement"]["steps"]
 KINDS["movement"]["steps"] = KindInfo(
     "movement", "steps", _tcgt_steps.source + ", R-ORM-MOVE-1",
-    {**_tcgt_steps.params, "enemies_block": _is_bool, "engagement_lock": _is_bool}, _tcgt_steps.required,
-    _blocking_steps, ("knockback", "capacity_per_side"))
+    {**_tcgt_steps.params, "enemies_block": _is_bool, "engagement_lock": _is_bool,
+     "knockback": _one_of("direct", "axis")}, _tcgt_steps.required, _blocking_steps, ("capacity_per_side",))

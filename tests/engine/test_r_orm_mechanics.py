@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Literal, cast
 
 import pytest
 from hypothesis import given
@@ -23,6 +25,8 @@ from referee.engine.battle import BattleRecord, BattleSetup, resolve_battle
 from referee.engine.clauses import Hold, MoveGoal, MoveToward
 from referee.engine.mechanics.metric import Chebyshev
 from referee.engine.clauses import PlanRules
+from referee.engine.core import Resolution
+from referee.engine.mechanics.registry import build_mechanics
 from referee.engine.mechanics.orm import BlockingSteps, CriticalRule, Manhattan, dice_for_ability, roll_nd6_check
 from referee.engine.rng import ScriptedRng
 from referee.engine.state import BattleState, Fighter
@@ -264,3 +268,48 @@ def test_r_orm_move_1_bind_and_sinking_still_hold_the_mover() -> None:
     assert BlockingSteps(engagement_lock=True).stuck(state, me) == "engaged"
     me.bind = 1
     assert BlockingSteps().stuck(state, me) == "bound"
+
+
+# ------------------------------------------------------------------ R-ORM-KNOCK-1
+
+
+def push_from(attacker: str, target: str, script: list[int] | None = None,
+              knockback: Literal["direct", "axis"] = "axis") -> tuple[str, ScriptedRng]:
+    rng = ScriptedRng({"knockback": script or []}, strict=True)
+    ctx = cast(Resolution, SimpleNamespace(rng=rng))
+    moves = BlockingSteps(knockback=knockback)
+    return moves.push_direction(ctx, parse_square(attacker), parse_square(target)).name, rng
+
+
+def test_r_orm_knock_1_pushes_go_along_one_axis_away_from_the_attacker() -> None:
+    """R-ORM-KNOCK-1: "A knockback pushes along one axis away from the
+    attacker: x when |dx| > |dy|, y when |dy| > |dx|" (no draw)."""
+    assert push_from("c3", "e4")[0] == "E"
+    assert push_from("c3", "a2")[0] == "W"
+    assert push_from("c3", "d5")[0] == "N"
+    assert push_from("c3", "c1")[0] == "S"
+    assert push_from("c3", "d4", knockback="direct")[0] == "NE"  # tcgt's R-KNOCK-1
+
+
+def test_r_orm_knock_1_a_diagonal_or_the_same_area_draws_on_knockback() -> None:
+    """R-ORM-KNOCK-1: "When |dx| = |dy| != 0 it draws a choice on `knockback`
+    between those two directions (listed N, E, S, W); from the same area it
+    draws among N, E, S, W"."""
+    direction, rng = push_from("c3", "d4", [0])
+    assert direction == "N" and rng.log == [("knockback", "choice", 0)]  # [N, E]
+    direction, rng = push_from("c3", "b2", [1])
+    assert direction == "W" and rng.log == [("knockback", "choice", 1)]  # [S, W]
+    direction, rng = push_from("c3", "c3", [3])
+    assert direction == "W" and rng.log == [("knockback", "choice", 3)]  # [N, E, S, W]
+
+
+def test_r_orm_knock_1_is_a_movement_parameter_checked_where_written(tmp_path: Path) -> None:
+    path = tmp_path / "knock.yaml"
+    path.write_text("extends: tcgt\nmechanics:\n  movement: {kind: steps, knockback: sideways}\n", encoding="utf-8")
+    got, diags = load_ruleset_file(path)
+    assert got is None and [(d.code, d.line) for d in diags] == [("invalid-value", 3)]
+    path.write_text("extends: tcgt\nmechanics:\n  movement: {kind: steps, adjacency: rook, knockback: axis}\n",
+                    encoding="utf-8")
+    good, _ = load_ruleset_file(path)
+    assert good is not None
+    assert build_mechanics(good.mechanics).movement == BlockingSteps("rook", False, True, "axis")

@@ -24,11 +24,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-from referee.board import Square, euclidean_sq
+from referee.board import Direction, Square, euclidean_sq
+from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import Movement, StayReason
 from referee.engine.mechanics.tcgt import StepMovement
-from referee.engine.rng import Rng
+from referee.engine.rng import Rng, choose
 from referee.engine.state import BattleState, Fighter
 from referee.mechanicspec import Adjacency, BlockingStepsSpec, StepsSpec
 
@@ -50,8 +52,11 @@ class Manhattan:
         return abs(a.file - b.file) + abs(a.rank - b.rank) <= r
 
 
-#: tcgt's step rules, asked for the reasons a mover cannot move at all.
+#: tcgt's step rules, asked for the reasons a mover cannot move at all and
+#: for tcgt's knockback.
 _TCGT_STEPS = StepMovement()
+#: R-ORM-KNOCK-1's listing order of the four axis directions.
+_ROOK_DIRECTIONS = (Direction.N, Direction.E, Direction.S, Direction.W)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +73,7 @@ class BlockingSteps:
     adjacency: Adjacency = "rook"
     enemies_block: bool = True
     engagement_lock: bool = False
+    knockback: Literal["direct", "axis"] = "direct"
 
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         """tcgt's reasons (sunk, engaged, bound), without ``engaged`` when
@@ -92,6 +98,24 @@ class BlockingSteps:
 
     def route_length(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> int | None:
         return self._distances_to(state, mover, src, dst).get(src)
+
+    def push_direction(self, ctx: Resolution, attacker: Square, target: Square) -> Direction:
+        """R-ORM-KNOCK-1 (``knockback: axis``): "along one axis away from the
+        attacker: x when |dx| > |dy|, y when |dy| > |dx|.  When |dx| = |dy| != 0
+        it draws a choice on `knockback` between those two directions (listed
+        N, E, S, W); from the same area it draws among N, E, S, W."  tcgt's
+        rule otherwise."""
+        if self.knockback != "axis":
+            return _TCGT_STEPS.push_direction(ctx, attacker, target)
+        dx, dy = target.file - attacker.file, target.rank - attacker.rank
+        along_x = Direction.E if dx > 0 else Direction.W
+        along_y = Direction.N if dy > 0 else Direction.S
+        if abs(dx) > abs(dy):
+            return along_x
+        if abs(dy) > abs(dx):
+            return along_y
+        options = _ROOK_DIRECTIONS if dx == 0 else tuple(d for d in _ROOK_DIRECTIONS if d in (along_x, along_y))
+        return choose(ctx.rng, "knockback", options)
 
     def _distances_to(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> dict[Square, int]:
         """Route distance to ``dst`` of every area reachable on ``mover``'s
@@ -121,8 +145,9 @@ class BlockingSteps:
 def step_movement(spec: StepsSpec) -> Movement:
     """The ``steps`` kind: tcgt's :class:`StepMovement` unless the ruleset
     writes ORM's ``enemies_block`` / ``engagement_lock`` (R-ORM-MOVE-1)."""
-    if isinstance(spec, BlockingStepsSpec) and (spec.enemies_block or not spec.engagement_lock):
-        return BlockingSteps(spec.adjacency, spec.enemies_block, spec.engagement_lock)
+    if isinstance(spec, BlockingStepsSpec) and (spec.enemies_block or not spec.engagement_lock
+                                                or spec.knockback != "direct"):
+        return BlockingSteps(spec.adjacency, spec.enemies_block, spec.engagement_lock, spec.knockback)
     return StepMovement(spec.adjacency)
 
 

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from referee.board import Square
+from referee.board import Direction, Square
 from referee.catalog import Skill
 from referee.engine.mechanics.metric import RangeMetric
 from referee.engine.state import BattleState, Fighter
@@ -104,6 +104,12 @@ class Movement(Protocol):
         """Steps from ``src`` to ``dst`` on ``mover``'s map (the current map;
         without its enemies' areas where enemies block, R-ORM-MOVE-1); None if
         unreachable."""
+        ...
+
+    def push_direction(self, ctx: Resolution, attacker: Square, target: Square) -> Direction:
+        """The direction a knockback from ``attacker`` pushes ``target``
+        (R-KNOCK-1/2, R-ORM-KNOCK-1); draws on ``knockback`` when the rule
+        leaves a choice."""
         ...
 
 
