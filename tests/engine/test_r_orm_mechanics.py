@@ -20,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.board import Square, parse_square
+from referee.describe import describe_ruleset
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord, BattleSetup, resolve_battle
 from referee.engine.clauses import Hold, MoveGoal, MoveToward
@@ -313,3 +314,11 @@ def test_r_orm_knock_1_is_a_movement_parameter_checked_where_written(tmp_path: P
     good, _ = load_ruleset_file(path)
     assert good is not None
     assert build_mechanics(good.mechanics).movement == BlockingSteps("rook", False, True, "axis")
+
+
+def test_r_orm_move_1_referee_rulesets_lists_the_flags_as_written() -> None:
+    """``referee rulesets`` lists a mechanic's parameters from its typed spec;
+    the ORM flags read as the file writes them (true/false)."""
+    text = describe_ruleset(load_ruleset(Path(__file__).resolve().parents[2] / "fixtures"
+                                         / "house-orm-movement.ruleset.yaml"), ruleset())
+    assert "steps (adjacency rook, enemies block true, engagement lock false, knockback axis)" in text
