@@ -232,6 +232,8 @@ def _value_words(value: object) -> str:
         return f"after turn {value.after_turn}: {'one square of ' if value.keep_one_of else ''}{value.keep}"
     if isinstance(value, Goal):
         return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, bool):  # as the ruleset file writes it (R-ORM-MOVE-1's flags)
+        return "true" if value else "false"
     return str(value)
 
 

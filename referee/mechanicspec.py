@@ -634,3 +634,40 @@ register_kind(KindInfo("stall", "hard_mode", "R-SOUL-HARD-1..3",
                        {"to_level_1": _int_in(1, 99), "to_level_2": _int_in(1, 99), "melee_only": _only_true},
                        ("to_level_1", "to_level_2", "melee_only"), _hard_mode))
 register_kind(KindInfo("end", "head_count", "R-GOAL-1/2 (variant-soulwired.md)", build=_plain))
+
+
+# --- orm (variant-orm.md) ---
+#: The orm kinds this version builds replace their "planned" entries above.
+for _info in (KindInfo("range", "manhattan", "R-ORM-MAP-1", build=_plain),):
+    KINDS[_info.slot][_info.kind] = _info
+
+
+@dataclass(frozen=True)
+class BlockingStepsSpec(StepsSpec):
+    """``movement: {kind: steps, enemies_block: true, engagement_lock: false}``
+    (R-ORM-MOVE-1): routes go around areas holding an enemy of the mover, and
+    an enemy in the mover's area does not hold it.  A subclass, built only
+    when one of the two is written, so tcgt's spec (and every report listing
+    its parameters) is unchanged."""
+
+    enemies_block: bool = False
+    engagement_lock: bool = True
+    knockback: Literal["direct", "axis"] = "direct"
+
+
+_ORM_STEP_PARAMS = ("enemies_block", "engagement_lock", "knockback")
+
+
+def _blocking_steps(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    if not any(name in p for name in _ORM_STEP_PARAMS):
+        return _steps(kind, p)
+    return BlockingStepsSpec(kind, cast(Adjacency, p.get("adjacency", "king")),
+                             bool(p.get("enemies_block", False)), bool(p.get("engagement_lock", True)),
+                             cast(Literal["direct", "axis"], p.get("knockback", "direct")))
+
+
+_tcgt_steps = KINDS["movement"]["steps"]
+KINDS["movement"]["steps"] = KindInfo(
+    "movement", "steps", _tcgt_steps.source + ", R-ORM-MOVE-1",
+    {**_tcgt_steps.params, "enemies_block": _is_bool, "engagement_lock": _is_bool,
+     "knockback": _one_of("direct", "axis")}, _tcgt_steps.required, _blocking_steps, ("capacity_per_side",))

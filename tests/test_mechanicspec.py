@@ -67,7 +67,7 @@ def test_a_kind_a_variant_spec_names_is_not_implemented_yet(tmp_path: Path) -> N
         extends: tcgt
         mechanics:
           hit: {kind: opposed_nd6, dice_by_ability: [2, 2, 3]}
-          range: {kind: manhattan}
+          initiative: {kind: value_plus_dice}
         """)
     got = {(d.code, d.line) for d in errors(path)}
     assert got == {("mechanic-not-implemented", 3), ("mechanic-not-implemented", 4)}

@@ -72,7 +72,7 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
     r = reach(f)
     if any(st.metric.in_range(f.square, e.square, r) for e in enemies):
         return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
-    dist = {e.name: _dist(b, f.square, e.square) for e in enemies}
+    dist = {e.name: _dist(b, f, f.square, e.square) for e in enemies}
     nearest = min(dist.values())
     tied = [e for e in enemies if dist[e.name] == nearest]
     if len(tied) > 1:
@@ -111,15 +111,15 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
         pool = [a for a in st.allies_of(f) if a is not f and c.match(CondContext(st, f, None, a))]
     if not pool:
         return None
-    d = {p.name: _dist(b, f.square, p.square) for p in pool}
+    d = {p.name: _dist(b, f, f.square, p.square) for p in pool}
     near = min(d.values())
     tied = [p for p in pool if d[p.name] == near]
     return choose(b.rng, "ties", tied)
 
 
-def _dist(b: Resolution, a: Square, z: Square) -> int:
-    """Route length by the movement mechanic (R-MOVE-5/6); unreachable sorts last."""
-    d = b.mechanics.movement.route_length(b.state, a, z)
+def _dist(b: Resolution, mover: Fighter, a: Square, z: Square) -> int:
+    """Route length for ``mover`` by the movement mechanic (R-MOVE-5/6); unreachable sorts last."""
+    d = b.mechanics.movement.route_length(b.state, mover, a, z)
     return d if d is not None else 10_000
 
 
@@ -161,7 +161,7 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None, report_stay: bool = 
     options = [f.square, *b.mechanics.movement.legal_steps(st, f)]
 
     def key(s: Square) -> tuple[int, int]:
-        ds = [_dist(b, s, e.square) for e in enemies]
+        ds = [_dist(b, f, s, e.square) for e in enemies]
         m = min(ds)
         return (-m, ds.count(m))
 

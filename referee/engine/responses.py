@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.board import Direction
 from referee.catalog import Reaction, Skill
 from referee.elements import Element
 from referee.engine import events as E
@@ -23,12 +22,9 @@ from referee.engine.hooks import EFFECTS
 from referee.engine.mechanics.protocols import Outcome
 from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, has_flag, is_stacked
-from referee.engine.rng import choose
 from referee.engine.clauses import PlanFlag
 from referee.engine.state import Fighter, Sink
 from referee.engine.uses import Use
-
-DIRECTIONS: tuple[Direction, ...] = tuple(Direction)
 
 
 @dataclass(slots=True)
@@ -149,14 +145,8 @@ def defend(b: Resolution, owner: Fighter, attacker: Fighter, element: Element | 
 def push(b: Resolution, victim: Fighter, away_from: Fighter, actor: str, skill: str, rule: str) -> None:
     """R-KNOCK-1..4: one area directly away; range 0: a drawn direction;
     off the field: stay and take 1 typeless wall damage."""
-    direction: Direction | None = None
-    if victim.square == away_from.square:
-        direction = choose(b.rng, "knockback", DIRECTIONS)
+    direction = b.mechanics.movement.push_direction(b, away_from.square, victim.square)
     kb = b.state.graph.knockback(away_from.square, victim.square, direction)
-    if direction is None:
-        dx = (victim.square.file > away_from.square.file) - (victim.square.file < away_from.square.file)
-        dy = (victim.square.rank > away_from.square.rank) - (victim.square.rank < away_from.square.rank)
-        direction = next(d for d in DIRECTIONS if d.dx == dx and d.dy == dy)
     start = victim.square
     victim.square = kb.dest
     b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=kb.dest,

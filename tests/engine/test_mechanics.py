@@ -293,11 +293,11 @@ def movement_contract(movement: Movement, state: BattleState, mover: Fighter, ds
     assert len(set(steps)) == len(steps)
     toward = movement.toward(state, mover, dst)
     assert list(toward) == sorted(toward) and set(toward) <= set(steps)
-    length = movement.route_length(state, mover.square, dst)
+    length = movement.route_length(state, mover, mover.square, dst)
     if dst == mover.square:
         assert toward == () and length == 0
     elif length is not None:
-        assert toward and all(movement.route_length(state, s, dst) == length - 1 for s in toward)
+        assert toward and all(movement.route_length(state, mover, s, dst) == length - 1 for s in toward)
 
 
 @pytest.mark.parametrize("adjacency", ["king", "rook"])

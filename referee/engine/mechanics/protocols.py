@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from referee.board import Square
+from referee.board import Direction, Square
 from referee.catalog import Skill
 from referee.engine.mechanics.metric import RangeMetric
 from referee.engine.state import BattleState, Fighter
@@ -100,8 +100,16 @@ class Movement(Protocol):
         or unreachable; several only when tied (the caller draws)."""
         ...
 
-    def route_length(self, state: BattleState, src: Square, dst: Square) -> int | None:
-        """Steps from ``src`` to ``dst`` on the current map; None if unreachable."""
+    def route_length(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> int | None:
+        """Steps from ``src`` to ``dst`` on ``mover``'s map (the current map;
+        without its enemies' areas where enemies block, R-ORM-MOVE-1); None if
+        unreachable."""
+        ...
+
+    def push_direction(self, ctx: Resolution, attacker: Square, target: Square) -> Direction:
+        """The direction a knockback from ``attacker`` pushes ``target``
+        (R-KNOCK-1/2, R-ORM-KNOCK-1); draws on ``knockback`` when the rule
+        leaves a choice."""
         ...
 
 

@@ -15,11 +15,12 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from referee.engine.mechanics.metric import Chebyshev, RangeMetric
+from referee.engine.mechanics.orm import Manhattan, step_movement
 from referee.engine.mechanics.protocols import (
     ActionShape, AreaTargeting, DamageRule, EndCheck, HitCheck, Initiative, Mechanics, Movement, StallBreaker,
 )
 from referee.engine.mechanics.tcgt import (
-    AlwaysHits, ArmyReduced, DecimalDice, Extension, Narrowing, NoStall, PrintedDamage, SkillWalk, StepMovement,
+    AlwaysHits, ArmyReduced, DecimalDice, Extension, Narrowing, NoStall, PrintedDamage, SkillWalk,
 )
 from referee.mechanicspec import (
     ArmyReducedSpec, DecimalDiceSpec, MechanicSpec, MechanicsSpec, NarrowingSpec, StepsSpec,
@@ -101,7 +102,7 @@ def build_mechanics(spec: MechanicsSpec) -> Mechanics:
 
 # --------------------------------------------------------------------------- tcgt
 RANGE.register("chebyshev", lambda spec: Chebyshev())
-MOVEMENT.register("steps", lambda spec: StepMovement(typed(StepsSpec, spec).adjacency))
+MOVEMENT.register("steps", lambda spec: step_movement(typed(StepsSpec, spec)))
 INITIATIVE.register("decimal_dice", lambda spec: DecimalDice(
     typed(DecimalDiceSpec, spec).dice, typed(DecimalDiceSpec, spec).sides, typed(DecimalDiceSpec, spec).reroll))
 ACTION.register("skill_walk", lambda spec: SkillWalk())
@@ -138,3 +139,6 @@ MOVEMENT.register("points", lambda spec: _d20.PointsMovement(
 HIT.register("d20_pool", lambda spec: _d20.D20Pool(typed(D20PoolSpec, spec)))
 DAMAGE.register("margin", lambda spec: _d20.MarginDamage())
 END.register("wipeout", lambda spec: _d20.Wipeout(typed(WipeoutSpec, spec).winners_ko_to))
+
+# --- orm (variant-orm.md) ---
+RANGE.register("manhattan", lambda spec: Manhattan())

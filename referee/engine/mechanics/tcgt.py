@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.board import Square
+from referee.board import DIRECTIONS, Direction, Square, direction_between
 from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.action import act
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Initiative, StayReason
 from referee.engine.narrowing import narrow_if_due
+from referee.engine.rng import choose
 from referee.engine.state import BattleState, Fighter
 from referee.engine.targeting import choose_targets
 from referee.engine.uses import Choice, Use
@@ -50,8 +51,14 @@ class StepMovement:
     def toward(self, state: BattleState, mover: Fighter, dst: Square) -> tuple[Square, ...]:
         return state.graph.next_steps(mover.square, dst)
 
-    def route_length(self, state: BattleState, src: Square, dst: Square) -> int | None:
+    def route_length(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> int | None:
         return state.graph.distance(src, dst)
+
+    def push_direction(self, ctx: Resolution, attacker: Square, target: Square) -> Direction:
+        """R-KNOCK-1: directly away, (sign dx, sign dy); R-KNOCK-2: from the
+        same area a direction drawn on ``knockback`` among all 8."""
+        away = direction_between(attacker, target)
+        return away if away is not None else choose(ctx.rng, "knockback", DIRECTIONS)
 
 
 def play_in_order(initiative: Initiative, ctx: Resolution, fixed: bool) -> None:
