@@ -157,6 +157,9 @@ class BattleState:
     by_name: dict[str, Fighter] = field(default_factory=dict)
     #: The kept rectangle after a narrowing (R-NARROW-4), else None.
     kept: Rect | None = None
+    #: wiz (R-WIZ-MELEE-1): character -> the first target of its latest
+    #: active melee weapon use; read only while that one shares its area.
+    faces: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}

@@ -19,7 +19,7 @@ def doc_entries(text: str) -> dict[str, str]:
     heading, by type (``**`a`** / **`b`**`` documents both)."""
     entries: dict[str, str] = {}
     for block in re.split(r"\n(?=- \*\*|#)", text):
-        names = re.findall(r"\*\*`([a-z_]+)`\*\*", block.split("\n")[0])
+        names = re.findall(r"\*\*`([a-z0-9_]+)`\*\*", block.split("\n")[0])
         for name in names:
             entries[name] = block
     return entries

@@ -111,3 +111,13 @@ AREA.register("extension", lambda spec: Extension())
 STALL.register("narrowing", lambda spec: Narrowing(typed(NarrowingSpec, spec).schedule))
 STALL.register("none", lambda spec: NoStall())
 END.register("army_reduced", lambda spec: ArmyReduced(typed(ArmyReducedSpec, spec).goal))
+
+# --------------------------------------------------------------------------- wiz (variant-wiz.md)
+from referee.engine.mechanics.wiz import InValue, Percentile  # noqa: E402
+from referee.mechanicspec import InValueSpec, PercentileSpec  # noqa: E402
+
+INITIATIVE.register("in_value", lambda spec: InValue(
+    typed(InValueSpec, spec).dice, typed(InValueSpec, spec).sides, typed(InValueSpec, spec).reroll))
+HIT.register("percentile", lambda spec: Percentile(
+    *(lambda p: (p.base, p.per_reflex, p.min, p.max, p.side, p.back, p.missile_base,
+                 p.missile_per_extra_opponent, p.sizes))(typed(PercentileSpec, spec))))
