@@ -116,8 +116,6 @@ END.register("army_reduced", lambda spec: ArmyReduced(typed(ArmyReducedSpec, spe
 from referee.engine.mechanics.wiz import InValue, Percentile  # noqa: E402
 from referee.mechanicspec import InValueSpec, PercentileSpec  # noqa: E402
 
-INITIATIVE.register("in_value", lambda spec: InValue(
-    typed(InValueSpec, spec).dice, typed(InValueSpec, spec).sides, typed(InValueSpec, spec).reroll))
-HIT.register("percentile", lambda spec: Percentile(
-    *(lambda p: (p.base, p.per_reflex, p.min, p.max, p.side, p.back, p.missile_base,
-                 p.missile_per_extra_opponent, p.sizes))(typed(PercentileSpec, spec))))
+INITIATIVE.register("in_value", lambda spec: InValue(DecimalDice(
+    typed(InValueSpec, spec).dice, typed(InValueSpec, spec).sides, typed(InValueSpec, spec).reroll)))
+HIT.register("percentile", lambda spec: Percentile(typed(PercentileSpec, spec)))

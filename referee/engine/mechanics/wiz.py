@@ -25,7 +25,7 @@ from referee.engine.mechanics.protocols import HIT, Check, Outcome
 from referee.engine.mechanics.tcgt import DecimalDice
 from referee.engine.state import BattleState, Fighter
 from referee.engine.uses import Use
-from referee.mechanicspec import Reroll
+from referee.mechanicspec import PercentileSpec
 
 __all__ = ["InValue", "Percentile", "in_value", "opponents", "facing_allowance", "facing_of",
            "missile_penalty", "size_term", "is_weapon_skill", "reflex_of"]
@@ -55,13 +55,11 @@ class InValue:
     rolled exactly as tcgt rolls them (every character, roster order) so a
     wiz battle's ``initiative`` draws match tcgt's."""
 
-    dice: int = 3
-    sides: int = 6
-    reroll: Reroll = "once_per_battle"
+    tie: DecimalDice = DecimalDice()
 
     @property
     def each_turn(self) -> bool:
-        return self.reroll == "every_turn"
+        return self.tie.each_turn
 
     def order(self, ctx: Resolution, fighters: Sequence[Fighter]) -> list[Fighter]:
         values = {f.name: in_value(reflex_of(f), _NO_LEVEL, _NO_LEVEL) for f in fighters}
@@ -70,7 +68,7 @@ class InValue:
                 ctx.emit(E.InitiativeValue(turn=ctx.turn, actor=f.name, value=values[f.name],
                                            reflex=reflex_of(f), move=_NO_LEVEL, flexible_bonus=_NO_LEVEL // 2,
                                            fixed=False))
-        by_dice = DecimalDice(self.dice, self.sides, self.reroll).order(ctx, fighters)
+        by_dice = self.tie.order(ctx, fighters)
         # sorted() is stable: equal IN keep the dice order (R-WIZ-IN-2).
         return sorted(by_dice, key=lambda f: -values[f.name])
 
@@ -129,39 +127,32 @@ class Percentile:
     """R-WIZ-HIT-1/2: a d100 on ``checks`` per target of a weapon use on
     enemies; a face ≤ p hits.  Spells never roll (they always hit)."""
 
-    base: int = 70
-    per_reflex: int = 5
-    low: int = 5
-    high: int = 95
-    side: int = 10
-    back: int = 20
-    missile_base: int = 5
-    missile_per_extra: int = 2
-    sizes: tuple[str, ...] = ("T", "S", "M", "L", "H")
+    spec: PercentileSpec
 
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         user, skill = use.user, use.skill
         if not is_weapon_skill(skill) or skill.targets_allies:
             return HIT
         state = ctx.state
-        reflex_mod = self.per_reflex * (reflex_of(user) - reflex_of(target))
+        p = self.spec
+        reflex_mod = p.per_reflex * (reflex_of(user) - reflex_of(target))
         facing: str | None = None
         bonus = penalty = 0
         if user.square == target.square:  # melee (R-WIZ-MELEE-1)
             listed = opponents(state, target)
             place = next((i + 1 for i, g in enumerate(listed) if g is user), len(listed) + 1)
             facing = facing_of(place, facing_allowance(_NO_LEVEL, _NO_LEVEL), _NO_LEVEL)
-            bonus = {"front": 0, "side": self.side, "back": self.back}[facing]
+            bonus = {"front": 0, "side": p.side, "back": p.back}[facing]
             if use.targets and use.targets[0] is target:
                 state.faces[user.name] = target.name
         else:  # missile (R-WIZ-MIS-1)
             n = sum(1 for g in state.enemies_of(target) if g.square == target.square)
-            s = size_term(_DEFAULT_SIZE, _DEFAULT_SIZE, self.sizes) if n else 0
-            penalty = missile_penalty(n, s, self.missile_base, self.missile_per_extra)
-        chance = max(self.low, min(self.high, self.base + reflex_mod + bonus - penalty))
+            s = size_term(_DEFAULT_SIZE, _DEFAULT_SIZE, p.sizes) if n else 0
+            penalty = missile_penalty(n, s, p.missile_base, p.missile_per_extra_opponent)
+        chance = max(p.min, min(p.max, p.base + reflex_mod + bonus - penalty))
         die = ctx.rng.die("checks", 100)
         hit = die <= chance
         ctx.emit(E.D100Check(turn=ctx.turn, actor=user.name, target=target.name, skill=skill.id, die=die,
-                             chance=chance, base=self.base, reflex_mod=reflex_mod, facing=facing,
+                             chance=chance, base=p.base, reflex_mod=reflex_mod, facing=facing,
                              facing_bonus=bonus, missile_penalty=penalty, aimed=False, hit=hit))
         return HIT if hit else Check(Outcome.MISS)
