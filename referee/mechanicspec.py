@@ -671,3 +671,90 @@ KINDS["movement"]["steps"] = KindInfo(
     "movement", "steps", _tcgt_steps.source + ", R-ORM-MOVE-1",
     {**_tcgt_steps.params, "enemies_block": _is_bool, "engagement_lock": _is_bool,
      "knockback": _one_of("direct", "axis")}, _tcgt_steps.required, _blocking_steps, ("capacity_per_side",))
+
+# --- wiz (variant-wiz.md) ---------------------------------------------------
+# Built so far: initiative `in_value` (R-WIZ-IN-*) and hit `percentile`
+# (R-WIZ-HIT-*, R-WIZ-MELEE-*, R-WIZ-MIS-1).  `one_main_use` and
+# `rolled_groups` stay planned.
+
+WizSize = Literal["T", "S", "M", "L", "H"]
+
+
+@dataclass(frozen=True)
+class InValueSpec(MechanicSpec):
+    """``initiative: {kind: in_value, tie: decimal_dice}`` (R-WIZ-IN-1/2):
+    order by IN, ties broken by R-TURN-1's decimal dice (rolled as in tcgt)."""
+
+    tie: str = "decimal_dice"
+    dice: int = 3
+    sides: int = 6
+    reroll: Reroll = "once_per_battle"
+
+
+@dataclass(frozen=True)
+class PercentileSpec(MechanicSpec):
+    """``hit: {kind: percentile, ...}`` (R-WIZ-HIT-1/2, MELEE-2, MIS-1): a
+    d100 per target of a weapon use on enemies, hitting on a face <= p."""
+
+    base: int = 70
+    per_reflex: int = 5
+    min: int = 5
+    max: int = 95
+    side: int = 10
+    back: int = 20
+    missile_base: int = 5
+    missile_per_extra_opponent: int = 2
+    sizes: tuple[str, ...] = ("T", "S", "M", "L", "H")
+
+
+def _int_map(*keys: str, low: int = 0, high: int = 100) -> ParamCheck:
+    """A mapping of exactly ``keys``, each a whole number in low..high."""
+    def check(value: object) -> Problems:
+        shape = "{" + ", ".join(f"{k}: N" for k in keys) + "}"
+        if not isinstance(value, dict):
+            return [((), shape)]
+        problems: Problems = [((k,), f"no field {k!r} here: {shape}") for k in sorted(set(value) - set(keys))]
+        for k in keys:
+            if k not in value:
+                problems.append(((), f"{shape} (missing {k})"))
+            elif not (_is_int(value[k]) and low <= cast(int, value[k]) <= high):
+                problems.append(((k,), f"a whole number from {low} to {high}"))
+        return problems
+    return check
+
+
+def _sizes(value: object) -> Problems:
+    ok = isinstance(value, list) and value == ["T", "S", "M", "L", "H"]
+    return [] if ok else [((), "the size ranks [T, S, M, L, H] (R-WIZ-MIS-1)")]
+
+
+def _aim_off(value: object) -> Problems:
+    return [] if value is False else [((), "false (the aim module, R-WIZ-AIM-1, is not implemented yet in this version)")]
+
+
+def _in_value(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return InValueSpec(kind, str(p.get("tie", "decimal_dice")), cast(int, p.get("dice", 3)),
+                       cast(int, p.get("sides", 6)), cast(Reroll, p.get("reroll", "once_per_battle")))
+
+
+def _percentile(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    facing = cast(Mapping[str, int], p.get("facing", {"side": 10, "back": 20}))
+    missile = cast(Mapping[str, int], p.get("missile", {"base": 5, "per_extra_opponent": 2}))
+    return PercentileSpec(kind, cast(int, p.get("base", 70)), cast(int, p.get("per_reflex", 5)),
+                          cast(int, p.get("min", 5)), cast(int, p.get("max", 95)),
+                          facing["side"], facing["back"], missile["base"], missile["per_extra_opponent"],
+                          tuple(cast(list[str], p.get("sizes", ["T", "S", "M", "L", "H"]))))
+
+
+_WIZ_BUILT: tuple[KindInfo, ...] = (
+    KindInfo("initiative", "in_value", "R-WIZ-IN-1/2 (variant-wiz.md)",
+             {"tie": _one_of("decimal_dice"), "dice": _int_in(1, 9), "sides": _int_in(2, 9),
+              "reroll": _one_of("once_per_battle", "every_turn")}, (), _in_value),
+    KindInfo("hit", "percentile", "R-WIZ-HIT-1/2, MELEE-1/2, MIS-1 (variant-wiz.md)",
+             {"base": _int_in(0, 100), "per_reflex": _int_in(0, 100), "min": _int_in(0, 100),
+              "max": _int_in(0, 100), "facing": _int_map("side", "back"),
+              "missile": _int_map("base", "per_extra_opponent"), "sizes": _sizes, "aim": _aim_off},
+             (), _percentile),
+)
+for _info in _WIZ_BUILT:
+    KINDS[_info.slot][_info.kind] = _info  # replaces the planned entry of the same name

@@ -955,3 +955,43 @@ class HardMode(Event):
 
 for _cls in (InitiativeRanked, D6Check, Evasion, EvasionDice, TurnStalled, HardMode):
     EVENT_TYPES[_cls.TYPE] = _cls
+
+# --- wiz (variant-wiz.md) ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeValue(Event):
+    """A character's IN (R-WIZ-IN-1), in turn 0, before any dice."""
+
+    TYPE: ClassVar[str] = "initiative_value"
+    actor: str
+    value: int
+    reflex: int
+    move: int
+    flexible_bonus: int
+    fixed: bool
+    rule: str = "R-WIZ-IN-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class D100Check(Event):
+    """One target's percentile hit roll (R-WIZ-HIT-1/2): the die, the chance
+    and its parts.  ``facing`` is None for a missile (R-WIZ-MIS-1)."""
+
+    TYPE: ClassVar[str] = "d100_check"
+    actor: str
+    target: str
+    skill: str
+    die: int
+    chance: int
+    base: int
+    reflex_mod: int
+    facing: str | None
+    facing_bonus: int
+    missile_penalty: int
+    aimed: bool
+    hit: bool
+    rule: str = "R-WIZ-HIT-1"
+
+
+EVENT_TYPES.update({cls.TYPE: cls for cls in (InitiativeValue, D100Check)})

@@ -181,6 +181,10 @@ class BattleState:
     #: The highest level a ``hard_mode`` event has announced.
     hard_mode_announced: int = 0
 
+    #: wiz (R-WIZ-MELEE-1): character -> the first target of its latest
+    #: active melee weapon use; read only while that one shares its area.
+    faces: dict[str, str] = field(default_factory=dict)
+
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
         for team in (WHITE, BLACK):

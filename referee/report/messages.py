@@ -316,6 +316,16 @@ EN: dict[str, str] = {
     "d20.revived.victory": "{target} gets back up after the victory on {square} (HP {hp})",
     "d20.tuning": "Tuning tally (criticals, R-D20-CHECK-2): {tally}",
     "d20.tuning.one": "{name} {count}",
+
+    # --- wiz (variant-wiz.md) ---
+    "wiz.initiative_value": "{actor}: IN {value} (reflex {reflex} + move {move} + flexible {flexible_bonus})",
+    "wiz.d100.melee": "{actor} → {target} ({skill}): d100 {die} against {chance}% (base {base}, reflex {reflex_mod:+d}, {facing} {facing_bonus:+d}) → {outcome}",
+    "wiz.d100.missile": "{actor} → {target} ({skill}): d100 {die} against {chance}% (base {base}, reflex {reflex_mod:+d}, missile −{missile_penalty}) → {outcome}",
+    "wiz.facing.front": "front",
+    "wiz.facing.side": "side",
+    "wiz.facing.back": "back",
+    "wiz.hit": "hit",
+    "wiz.miss": "miss",
 }
 
 JA: dict[str, str] = {
@@ -618,6 +628,15 @@ JA: dict[str, str] = {
     "d20.tuning": "調律値（クリティカルの数、R-D20-CHECK-2）：{tally}",
     "d20.tuning.one": "{name} {count}",
 
+    # --- wiz (variant-wiz.md) ---
+    "wiz.initiative_value": "{actor}：IN {value}（敏捷度 {reflex} + 移動力 {move} + 柔軟 {flexible_bonus}）",
+    "wiz.d100.melee": "{actor} → {target}（{skill}）：d100 {die}／命中率 {chance}%（基本 {base}、敏捷度 {reflex_mod:+d}、{facing} {facing_bonus:+d}）→ {outcome}",
+    "wiz.d100.missile": "{actor} → {target}（{skill}）：d100 {die}／命中率 {chance}%（基本 {base}、敏捷度 {reflex_mod:+d}、射撃 −{missile_penalty}）→ {outcome}",
+    "wiz.facing.front": "正面",
+    "wiz.facing.side": "側面",
+    "wiz.facing.back": "背面",
+    "wiz.hit": "命中",
+    "wiz.miss": "外れ",
 }
 
 MESSAGES: dict[str, dict[str, str]] = {"en": EN, "ja": JA}

@@ -722,6 +722,25 @@ class WrittenReport(EventVisitor):
     def on_hard_mode(self, e: Any) -> None:
         self._item(self._m("soul.hard_mode", level=e.level, difficulty=e.melee_evasion_difficulty), 0)
 
+    # --- wiz (variant-wiz.md) ---
+    def on_initiative_value(self, e: Any) -> None:
+        """R-WIZ-IN-1: the IN and its parts, under the initiative heading."""
+        if e.turn == 0:
+            self._section_once("section.initiative")
+        self._item(self._m("wiz.initiative_value", actor=e.actor, value=e.value, reflex=e.reflex,
+                           move=e.move, flexible_bonus=e.flexible_bonus), 0 if e.turn == 0 else 1)
+
+    def on_d100_check(self, e: Any) -> None:
+        """R-WIZ-HIT-1/2: the die, the chance and its parts (facing or missile)."""
+        outcome = self._m("wiz.hit" if e.hit else "wiz.miss")
+        common = dict(actor=e.actor, target=e.target, skill=self._skill(e.skill), die=e.die, chance=e.chance,
+                      base=e.base, reflex_mod=e.reflex_mod, outcome=outcome)
+        if e.facing is None:
+            self._item(self._m("wiz.d100.missile", missile_penalty=e.missile_penalty, **common))
+        else:
+            self._item(self._m("wiz.d100.melee", facing=self._m(f"wiz.facing.{e.facing}"),
+                               facing_bonus=e.facing_bonus, **common))
+
     def on_unhandled(self, e: Any) -> None:
         raise TypeError(f"the written report has no sentence for event type {e.TYPE!r}")
 

@@ -123,7 +123,7 @@ def test_r_var_1_stall_none_never_narrows(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ no branches
 
 
-VARIANT_WORDS = re.compile(r"\b(orm|soul|soulwired|d20|d20pool|wiz|variants?)\b|\.kind\s*[=!]=|ruleset\.name\s*[=!]=",
+VARIANT_WORDS = re.compile(r"(?<!R-)\b(orm|soul|soulwired|d20|d20pool|wiz|variants?)\b|\.kind\s*[=!]=|ruleset\.name\s*[=!]=",
                            re.IGNORECASE)
 
 
@@ -158,6 +158,9 @@ def test_the_branch_finder_finds_a_branch() -> None:
     """The test above can fail: it sees a variant branch when there is one."""
     assert VARIANT_WORDS.search(_code_only("if ruleset.name == 'orm':\n    pass\n"))
     assert VARIANT_WORDS.search(_code_only("if spec.kind == 'd6_pool':\n    pass\n"))
+    # a rule ID cites a rule (an event's ``rule`` field), it does not branch on one
+    assert not VARIANT_WORDS.search(_code_only("rule: str = 'R-WIZ-IN-1'\n"))
+    assert VARIANT_WORDS.search(_code_only("if name == 'wiz':\n    pass\n"))
 
 
 # ------------------------------------------------------------------ import graph

@@ -142,3 +142,11 @@ END.register("wipeout", lambda spec: _d20.Wipeout(typed(WipeoutSpec, spec).winne
 
 # --- orm (variant-orm.md) ---
 RANGE.register("manhattan", lambda spec: Manhattan())
+
+# --------------------------------------------------------------------------- wiz (variant-wiz.md)
+from referee.engine.mechanics.wiz import InValue, Percentile  # noqa: E402
+from referee.mechanicspec import InValueSpec, PercentileSpec  # noqa: E402
+
+INITIATIVE.register("in_value", lambda spec: InValue(DecimalDice(
+    typed(InValueSpec, spec).dice, typed(InValueSpec, spec).sides, typed(InValueSpec, spec).reroll)))
+HIT.register("percentile", lambda spec: Percentile(typed(PercentileSpec, spec)))

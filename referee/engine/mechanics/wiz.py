@@ -1,0 +1,173 @@
+"""Gase-Wiz's mechanics (variant-wiz.md) built so far: IN initiative
+(R-WIZ-IN-1/2) and the percentile hit roll with facing and missile
+modifiers (R-WIZ-HIT-1/2, R-WIZ-MELEE-1/2, R-WIZ-MIS-1).
+
+Both are stateless like every mechanic; what a wiz battle remembers (whom a
+character faces, R-WIZ-MELEE-1) lives in ``BattleState.faces``.
+
+Sheet levels (the ``wiz:`` block of R-WIZ-SHEET-1) and battle-file sizes
+(R-WIZ-BATTLE-1) are not read by this version: every level is its absent
+value 0 and every size its default M, which is what the spec gives a sheet
+or battle without them.  The formulas take the levels as arguments, so the
+block only has to be plumbed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee.catalog import Skill
+from referee.elements import Element
+from referee.engine import events as E
+from referee.engine.core import Resolution
+from referee.engine.mechanics.protocols import HIT, Check, Outcome
+from referee.engine.mechanics.tcgt import DecimalDice, play_in_order
+from referee.engine.state import BattleState, Fighter
+from referee.engine.uses import Use
+from referee.mechanicspec import PercentileSpec
+
+__all__ = ["InValue", "Percentile", "in_value", "opponents", "facing_allowance", "facing_of",
+           "missile_penalty", "size_term", "is_weapon_skill", "reflex_of"]
+
+#: Every wiz level of a character without a ``wiz:`` block (R-WIZ-SHEET-1: absent = 0).
+_NO_LEVEL = 0
+#: The size of a character without ``setup.NAME.size`` (R-WIZ-BATTLE-1).
+_DEFAULT_SIZE = "M"
+#: Missile penalty when the target has no enemy in its area (R-WIZ-MIS-1).
+_NO_PENALTY = 0
+
+
+def reflex_of(f: Fighter) -> int:
+    """【敏捷度】 is the sheet's reflex, which R-CHAR-3 fixes as the number of
+    panels of every pattern, so the fighter need not carry it twice."""
+    return len(f.patterns[0].elements) if f.patterns else 0
+
+
+def in_value(reflex: int, move: int, flexible: int) -> int:
+    """R-WIZ-IN-1: IN = reflex + move + floor(flexible / 2)."""
+    return reflex + move + flexible // 2
+
+
+@dataclass(frozen=True, slots=True)
+class InValue:
+    """R-WIZ-IN-2: highest IN first; equal IN by R-TURN-1's dice, which are
+    rolled exactly as tcgt rolls them (every character, roster order) so a
+    wiz battle's ``initiative`` draws match tcgt's."""
+
+    tie: DecimalDice = DecimalDice()
+
+    @property
+    def each_turn(self) -> bool:
+        return self.tie.each_turn
+
+    def play_turn(self, ctx: Resolution, fixed: bool) -> None:
+        play_in_order(self, ctx, fixed)
+
+    def order(self, ctx: Resolution, fighters: Sequence[Fighter]) -> list[Fighter]:
+        values = {f.name: in_value(reflex_of(f), _NO_LEVEL, _NO_LEVEL) for f in fighters}
+        if ctx.turn == 0 or (self.each_turn and ctx.turn == 1):  # IN is fixed: told once (R-WIZ-IN-1)
+            for f in fighters:
+                ctx.emit(E.InitiativeValue(turn=ctx.turn, actor=f.name, value=values[f.name],
+                                           reflex=reflex_of(f), move=_NO_LEVEL, flexible_bonus=_NO_LEVEL // 2,
+                                           fixed=False))
+        by_dice = self.tie.order(ctx, fighters)
+        # sorted() is stable: equal IN keep the dice order (R-WIZ-IN-2).
+        return sorted(by_dice, key=lambda f: -values[f.name])
+
+
+def is_weapon_skill(skill: Skill) -> bool:
+    """R-WIZ-KIND-1: a skill with 剣 in its cost is a weapon skill."""
+    return Element.SWORD in skill.cost
+
+
+def opponents(state: BattleState, target: Fighter) -> list[Fighter]:
+    """R-WIZ-MELEE-1: the enemies in ``target``'s area, the one it faces
+    first, then the others in this turn's order."""
+    here = [g for g in state.enemies_of(target) if g.square == target.square]
+    rank = {f.name: i for i, f in enumerate(state.order)}
+    here.sort(key=lambda g: (rank.get(g.name, len(rank) + g.index), g.index))
+    faced = state.faces.get(target.name)
+    for i, g in enumerate(here):
+        if g.name == faced:
+            return [g, *here[:i], *here[i + 1:]]
+    return here
+
+
+def facing_allowance(wide_view: int, sense: int) -> int:
+    """R-WIZ-MELEE-2: f = 1 + 2·[wide_view ≥ 1] + [wide_view ≥ 2] + floor(sense/2)."""
+    return 1 + 2 * (wide_view >= 1) + (wide_view >= 2) + sense // 2
+
+
+def facing_of(place: int, allowance: int, wide_view: int) -> str:
+    """R-WIZ-MELEE-2: ``front``, ``side`` or ``back`` for the ``place``-th
+    opponent (from 1); no back once wide_view reaches 2."""
+    if place <= allowance:
+        return "front"
+    if place == allowance + 1 or wide_view >= 2:
+        return "side"
+    return "back"
+
+
+def size_term(largest: str, target: str, sizes: Sequence[str]) -> int:
+    """R-WIZ-MIS-1: s = 0 for equal sizes, else sign(d)·(|d| + 1)² with d the
+    rank difference (largest opponent − target)."""
+    d = sizes.index(largest) - sizes.index(target)
+    if d == 0:
+        return 0
+    return (1 if d > 0 else -1) * (abs(d) + 1) ** 2
+
+
+def missile_penalty(n: int, s: int, base: int, per_extra: int) -> int:
+    """R-WIZ-MIS-1: none with n = 0, else max(0, base + per_extra·(n − 1) + s)."""
+    if n == 0:
+        return _NO_PENALTY
+    return max(0, base + per_extra * (n - 1) + s)
+
+
+@dataclass(frozen=True, slots=True)
+class Percentile:
+    """R-WIZ-HIT-1/2: a d100 on ``checks`` per target of a weapon use on
+    enemies; a face ≤ p hits.  Spells never roll (they always hit)."""
+
+    spec: PercentileSpec
+
+    def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
+        """No per-action resource: nothing."""
+        return None
+
+    def declare(self, ctx: Resolution, use: Use) -> Check:
+        """No check for the use as a whole: each target rolls (R-WIZ-HIT-1)."""
+        return HIT
+
+    def begin_use(self, ctx: Resolution, use: Use) -> None:
+        """Nothing before the targets: each rolls its own d100."""
+        return None
+
+    def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
+        user, skill = use.user, use.skill
+        if not is_weapon_skill(skill) or skill.targets_allies:
+            return HIT
+        state = ctx.state
+        p = self.spec
+        reflex_mod = p.per_reflex * (reflex_of(user) - reflex_of(target))
+        facing: str | None = None
+        bonus = penalty = 0
+        if user.square == target.square:  # melee (R-WIZ-MELEE-1)
+            listed = opponents(state, target)
+            place = next((i + 1 for i, g in enumerate(listed) if g is user), len(listed) + 1)
+            facing = facing_of(place, facing_allowance(_NO_LEVEL, _NO_LEVEL), _NO_LEVEL)
+            bonus = {"front": 0, "side": p.side, "back": p.back}[facing]
+            if use.targets and use.targets[0] is target:
+                state.faces[user.name] = target.name
+        else:  # missile (R-WIZ-MIS-1)
+            n = sum(1 for g in state.enemies_of(target) if g.square == target.square)
+            s = size_term(_DEFAULT_SIZE, _DEFAULT_SIZE, p.sizes) if n else 0
+            penalty = missile_penalty(n, s, p.missile_base, p.missile_per_extra_opponent)
+        chance = max(p.min, min(p.max, p.base + reflex_mod + bonus - penalty))
+        die = ctx.rng.die("checks", 100)
+        hit = die <= chance
+        ctx.emit(E.D100Check(turn=ctx.turn, actor=user.name, target=target.name, skill=skill.id, die=die,
+                             chance=chance, base=p.base, reflex_mod=reflex_mod, facing=facing,
+                             facing_bonus=bonus, missile_penalty=penalty, aimed=False, hit=hit))
+        return HIT if hit else Check(Outcome.MISS)
