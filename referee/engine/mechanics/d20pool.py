@@ -25,8 +25,8 @@ from referee.engine.core import Resolution
 from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, is_hit, margin, next_in_fixed_order, ring_number, roll_pool, select_next,
 )
-from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
-from referee.engine.mechanics.tcgt import StepMovement
+from referee.engine.mechanics.protocols import Check, Outcome, StayReason
+from referee.engine.mechanics.tcgt import QuietHitHooks, StepMovement
 from referee.engine.movement import move_step
 from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
@@ -270,21 +270,12 @@ def action_available(ctx: Resolution, f: Fighter) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class D20Pool:
+class D20Pool(QuietHitHooks):
     """R-D20-HIT-1..3 with R-D20-CHECK-1..4: one attack check per use on
     enemies, a hit test per target against its 感応力, a defence check for a
     hit by a damaging skill; the margin goes to the ``damage`` mechanic."""
 
     spec: D20PoolSpec
-
-    def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
-        """No per-action resource in d20pool."""
-        return None
-
-    def declare(self, ctx: Resolution, use: Use) -> Check:
-        """The attack check is rolled by :meth:`begin_use` and tested per
-        target (R-D20-HIT-1): the use itself always goes on."""
-        return HIT
 
     @property
     def params(self) -> D20PoolParams:

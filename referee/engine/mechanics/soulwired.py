@@ -17,7 +17,7 @@ from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
-from referee.engine.mechanics.tcgt import play_in_order
+from referee.engine.mechanics.tcgt import QuietHitHooks, play_in_order
 from referee.engine.state import Fighter
 from referee.engine.uses import Use
 from referee.mechanicspec import Ability, D6PoolSpec, Goal, HardModeSpec
@@ -80,16 +80,12 @@ def evasion_difficulty(spec: D6PoolSpec, melee: bool, level: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class D6Pool:
+class D6Pool(QuietHitHooks):
     """R-SOUL-HIT-1..6: one attack check per offensive use, then each target
     not obstructed may spend evasion dice; counters, walls and poison never
     reach a check (R-SOUL-HIT-6: they do not pass through the ``hit`` slot)."""
 
     spec: D6PoolSpec
-
-    def begin_use(self, ctx: Resolution, use: Use) -> None:
-        """Nothing before the attack check: :meth:`declare` rolls it."""
-        return None
 
     def full_dice(self, f: Fighter) -> int:
         """R-SOUL-HIT-2 [decision]: the highest of body, reflex, intellect."""

@@ -121,12 +121,14 @@ class SkillWalk:
     act = staticmethod(act)
 
 
-@dataclass(frozen=True, slots=True)
-class AlwaysHits:
-    """R-SK-1a: a use that is not cancelled hits; no draw, no event."""
+class QuietHitHooks:
+    """The per-action and per-use hooks of the ``hit`` protocol doing nothing
+    and drawing nothing: no per-action resource (``start_action``), no check
+    of the use as a whole (``declare`` lets it go on; ``begin_use`` rolls
+    nothing).  A hit mechanic inherits them and overrides the ones its rules
+    need, so each no-op is written once."""
 
-    def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
-        return HIT
+    __slots__ = ()
 
     def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
         return None
@@ -136,6 +138,14 @@ class AlwaysHits:
 
     def begin_use(self, ctx: Resolution, use: Use) -> None:
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class AlwaysHits(QuietHitHooks):
+    """R-SK-1a: a use that is not cancelled hits; no draw, no event."""
+
+    def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
+        return HIT
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
-from referee.engine.mechanics.tcgt import DecimalDice, play_in_order
+from referee.engine.mechanics.tcgt import DecimalDice, QuietHitHooks, play_in_order
 from referee.engine.state import BattleState, Fighter
 from referee.engine.uses import Use
 from referee.mechanicspec import PercentileSpec
@@ -126,23 +126,11 @@ def missile_penalty(n: int, s: int, base: int, per_extra: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Percentile:
+class Percentile(QuietHitHooks):
     """R-WIZ-HIT-1/2: a d100 on ``checks`` per target of a weapon use on
     enemies; a face ≤ p hits.  Spells never roll (they always hit)."""
 
     spec: PercentileSpec
-
-    def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
-        """No per-action resource: nothing."""
-        return None
-
-    def declare(self, ctx: Resolution, use: Use) -> Check:
-        """No check for the use as a whole: each target rolls (R-WIZ-HIT-1)."""
-        return HIT
-
-    def begin_use(self, ctx: Resolution, use: Use) -> None:
-        """Nothing before the targets: each rolls its own d100."""
-        return None
 
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         user, skill = use.user, use.skill
