@@ -118,3 +118,14 @@ def test_one_megabyte_inputs_give_diagnostics_only() -> None:
                  "hold position when hp < " + "9" * 1_000_000):
         plan, diags = parse_plan(text, "big.plan")
         assert diags and all(d.is_error for d in diags)
+
+
+def test_a_skill_named_like_a_class_is_printed_quoted_so_it_reads_back_as_the_skill() -> None:
+    """Found by hypothesis: ``readies "回復"`` (a skill written 回復) printed bare
+    re-parsed as the heal *class* (R-SK-2 class words after ``readies``)."""
+    for text in ('move toward ally with readies "回復"\n', 'use rest first when target readies "Attack"\n'):
+        plan, diags = parse_plan(text, "x.plan")
+        assert not diags
+        printed = format_plan(plan)
+        again, diags = parse_plan(printed)
+        assert diags == [] and again == plan, printed

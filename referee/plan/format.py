@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from referee.plan import ast as A
+from referee.plan.transformer import CLASS_WORDS
 
 _BARE_WORD = re.compile(r"^[^\W\d_][\w\-'’=＝・]*$")
 #: Every keyword of the grammar: a name containing one as a word is quoted.
@@ -63,7 +64,12 @@ def format_condition(cond: A.Condition, *, candidate: bool = False) -> str:
     if isinstance(cond, A.Bound):
         return f"{subj(cond.subject)}bound"
     if isinstance(cond, A.Readies):
-        what = cond.skill_class if cond.skill is None else format_name(cond.skill.text)
+        if cond.skill is None:
+            what = cond.skill_class or ""
+        elif cond.skill.text.lower() in CLASS_WORDS:  # a skill named like a class: quoted, or it reads as the class
+            what = f'"{cond.skill.text}"'
+        else:
+            what = format_name(cond.skill.text)
         return f"{subj(cond.subject)}readies {what}"
     if isinstance(cond, A.ActingFirst):
         return "acting first"
