@@ -182,13 +182,6 @@ def read_untrusted_text(path: Path | str, root: Path | str | None = None, *, sho
         raw = read_untrusted(path, root, shown=shown, limit=limit)
     except UnsafePathError as err:
         return None, [problem_diagnostic(err.problem, shown)]
-    return decode_utf8(raw, shown)
-
-
-def decode_utf8(raw: bytes, shown: str) -> tuple[str | None, list[Diagnostic]]:
-    """UTF-8 text (BOM dropped), or one ``encoding`` diagnostic: Shift_JIS or
-    UTF-16 named with the fix, else the first byte that is not UTF-8 at its
-    line and column (:func:`referee.textfile.decode_text`)."""
     return decode_text(raw, shown)
 
 

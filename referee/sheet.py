@@ -19,12 +19,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee.confine import PathProblem, UnsafePathError, confine, decode_utf8, read_untrusted, read_untrusted_text
+from referee.confine import PathProblem, UnsafePathError, confine, read_untrusted, read_untrusted_text
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
 from referee.ruleset import Ruleset
 from referee.textcheck import name_problem
+from referee.textfile import decode_text
 from referee.yamlio import YamlDocument, load_yaml, schema_diagnostics
 
 #: Ability keys accepted on sheets, each mapped to its English name (R-CHAR-1).
@@ -432,7 +433,7 @@ class _SheetChecker:
             else:
                 self.error(path, code, f"plan file: {err.problem.message}")
             return None, None, 0, 0
-        text, problems = decode_utf8(raw, shown)
+        text, problems = decode_text(raw, shown)
         if text is None:
             # the plan file's own problem (its encoding, at its line), and where the sheet names it
             self.diags.extend(problems)
