@@ -276,12 +276,15 @@ class D20Pool(QuietHitHooks):
     hit by a damaging skill; the margin goes to the ``damage`` mechanic."""
 
     spec: D20PoolSpec
+    #: The check arithmetic's numbers, taken from ``spec`` once when the
+    #: mechanic is built (not on every roll).
+    params: D20PoolParams = field(init=False)
 
-    @property
-    def params(self) -> D20PoolParams:
+    def __post_init__(self) -> None:
         s = self.spec
-        return D20PoolParams(sides=s.sides, drop_bonus=s.drop_bonus, critical_bonus=s.critical_bonus,
-                             sensitivity_base=s.sensitivity_base)
+        object.__setattr__(self, "params", D20PoolParams(sides=s.sides, drop_bonus=s.drop_bonus,
+                                                         critical_bonus=s.critical_bonus,
+                                                         sensitivity_base=s.sensitivity_base))
 
     def sensitivity(self, f: Fighter) -> int:
         """感応力 = base + reflex (R-D20-VAL-1)."""
