@@ -15,10 +15,10 @@ import unicodedata
 
 from referee.limits import MAX_NAME_CHARS
 
-__all__ = ["name_problem", "text_problems", "is_unsafe_character", "printable"]
+__all__ = ["BIDI_CONTROLS", "name_problem", "text_problems", "is_unsafe_character", "printable"]
 
 #: Bidirectional embeddings, overrides and isolates (they reorder what follows).
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
 def is_unsafe_character(ch: str) -> bool:
@@ -28,7 +28,7 @@ def is_unsafe_character(ch: str) -> bool:
     >>> [is_unsafe_character(c) for c in ("a", "火", "\\n", "\\x1b", "\\ud800", "\\u202e")]
     [False, False, True, True, True, True]
     """
-    if ch in _BIDI_CONTROLS:
+    if ch in BIDI_CONTROLS:
         return True
     category = unicodedata.category(ch)
     return category in ("Cc", "Cs")
@@ -41,7 +41,7 @@ def _describe(ch: str) -> str:
         return names[ch]
     if unicodedata.category(ch) == "Cs":
         return f"a lone surrogate (U+{ord(ch):04X}, not a character)"
-    if ch in _BIDI_CONTROLS:
+    if ch in BIDI_CONTROLS:
         return f"a text-direction control (U+{ord(ch):04X})"
     return f"a control character (U+{ord(ch):04X})"
 

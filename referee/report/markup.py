@@ -18,23 +18,22 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from referee.diagnostics import display_width
+from referee.textcheck import BIDI_CONTROLS
 
 if TYPE_CHECKING:
     from referee.report.boardview import BoardPicture
 
 __all__ = ["Markup", "TextMarkup", "MarkdownMarkup", "one_line", "markdown_escape", "fence_for"]
 
-#: Invisible characters that reorder or hide text (bidi overrides, isolates).
-_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def one_line(text: str) -> str:
     """``text`` with every control, line-separator and bidi-override
     character shown as ``\\uXXXX``: one line, read as written."""
-    if text.isprintable() and not _BIDI.intersection(text):
+    if text.isprintable() and not BIDI_CONTROLS.intersection(text):
         return text
     return "".join(
-        f"\\u{ord(ch):04x}" if (ch in _BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp")) else ch
+        f"\\u{ord(ch):04x}" if (ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Zl", "Zp")) else ch
         for ch in text)
 
 
