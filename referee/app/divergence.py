@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.app.replay import describe_event
+from referee.app.replay import describe_event, first_difference
 from referee.board import square_name
 from referee.report.record import Report
 
@@ -75,17 +75,16 @@ def _events(report: Report) -> list[dict[str, Any]]:
 def first_divergence(a: Report, b: Report) -> Divergence | None:
     """The first event where ``a`` and ``b`` differ, or ``None`` if they agree."""
     ea, eb = _events(a), _events(b)
-    actor = ""
-    for i in range(max(len(ea), len(eb))):
-        x = ea[i] if i < len(ea) else None
-        y = eb[i] if i < len(eb) else None
-        if x != y:
-            ref = x or y or {}
-            who = str(ref.get("actor") or actor or ref.get("target") or "")
-            return Divergence(i, int(ref.get("turn", 0)), who, x, y)
-        if x is not None and x["type"] == "action_start":
-            actor = str(x["actor"])
-    return None
+    i = first_difference(ea, eb)
+    if i is None:
+        return None
+    x = ea[i] if i < len(ea) else None
+    y = eb[i] if i < len(eb) else None
+    ref = x or y or {}
+    # the action in progress: the last action_start before the parting (both agree up to it)
+    actor = next((str(e["actor"]) for e in reversed(ea[:i]) if e["type"] == "action_start"), "")
+    who = str(ref.get("actor") or actor or ref.get("target") or "")
+    return Divergence(i, int(ref.get("turn", 0)), who, x, y)
 
 
 def _character(report: Report, name: str) -> Mapping[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from referee import __version__
 from referee.app.inputcheck import check_report_inputs
@@ -110,6 +110,18 @@ def describe_event(event: Mapping[str, Any] | None) -> str:
     return _words(event)
 
 
+def first_difference(expected: Sequence[Mapping[str, Any]],
+                     got: Sequence[Mapping[str, Any]]) -> int | None:
+    """The index of the first event where two event lists (as JSON) differ,
+    one list running out counting as a difference; ``None`` if they agree.
+    ``replay`` (a report against its re-resolution) and ``diff``/``whatif``
+    (two battles) both ask this."""
+    for i in range(max(len(expected), len(got))):
+        if (expected[i] if i < len(expected) else None) != (got[i] if i < len(got) else None):
+            return i
+    return None
+
+
 def replay_report(path: str | Path, ruleset_override: str | None = None) -> ReplayOutcome:
     """Re-resolve the report at ``path``; compare its events and result.
 
@@ -133,15 +145,15 @@ def _replay(path: str | Path, ruleset_override: str | None) -> ReplayOutcome:
         raise ReferError(problems)
     again = report_to_json(resolve_inputs(report.inputs, ruleset, report.seed, report.seed_source))
     expected, got = data["events"], again["events"]
-    for i in range(max(len(expected), len(got))):
+    i = first_difference(expected, got)
+    if i is not None:
         e = expected[i] if i < len(expected) else None
         g = got[i] if i < len(got) else None
-        if e != g:
-            ref = e or g or {}
-            actor = ref.get("actor") or ref.get("target") or "-"
-            return ReplayOutcome(False, i, (
-                f"differs at event {i + 1} (turn {ref.get('turn', '?')}, {actor}): "
-                f"expected {_words(e)}; got {_words(g)}"))
+        ref = e or g or {}
+        actor = ref.get("actor") or ref.get("target") or "-"
+        return ReplayOutcome(False, i, (
+            f"differs at event {i + 1} (turn {ref.get('turn', '?')}, {actor}): "
+            f"expected {_words(e)}; got {_words(g)}"))
     if data.get("result") != again["result"]:
         return ReplayOutcome(False, len(got), (
             f"events agree but the result differs: expected {json.dumps(data.get('result'), ensure_ascii=False)}; "
