@@ -16,12 +16,14 @@ from referee.catalog import Chance, Effect, Reaction, Skill, SkillCatalog
 from referee.diagnostics import display_width
 from referee.elements import Element
 from referee.mechanicspec import Goal, MechanicSpec, NarrowingStage
+from referee.plan.transformer import CLASS_WORDS
 from referee.ruleset import Ruleset
 
 __all__ = ["describe_catalog", "describe_effect", "describe_ruleset", "skill_facts"]
 
-_CLASS_JA = {"attack": "攻撃", "heal": "回復", "obstruct": "妨害", "passive": "受動", "defence": "防御",
-             "counter": "反撃", "maintain": "維持", "change": "変化", "extend": "拡大"}
+#: R-SK-2 class -> its 漢字 name, from the plan language's own class words
+#: (one table says both which words a plan may write and how they print).
+_CLASS_JA = {cls: word for word, cls in CLASS_WORDS.items() if not word.isascii()}
 _ELEMENT_JA = {e.value: e.kanji for e in Element}
 _STATUS = {"en": {"bind": "Bind", "poison": "Poison", "freeze": "Freeze", "change": "a panel change"},
            "ja": {"bind": "束縛", "poison": "毒", "freeze": "凍結", "change": "パネル変化"}}
