@@ -29,6 +29,7 @@ from typing import Literal, cast
 
 from referee.board import InvalidSquareError, parse_rect
 from referee.diagnostics import Diagnostic
+from referee.elements import Element
 from referee.yamlio import YamlDocument
 
 __all__ = [
@@ -547,7 +548,7 @@ def _ability_initiative(kind: str, p: Mapping[str, object]) -> MechanicSpec:
 
 
 register_kind(KindInfo("initiative", "ability", "R-SOUL-INIT-1",
-                       {"ability": _one_of("body", "reflex", "intellect"), "tie_die": _int_in(2, 1000)},
+                       {"ability": _ABILITY_CHECK, "tie_die": _int_in(2, 1000)},
                        ("ability", "tie_die"), _ability_initiative))
 
 
@@ -590,8 +591,7 @@ class HardModeSpec(MechanicSpec):
     melee_only: bool = True
 
 
-_ABILITIES = ("body", "reflex", "intellect")
-_ELEMENTS = ("fire", "water", "wind", "earth", "sword")
+_ELEMENTS = tuple(e.value for e in Element)
 
 
 def _elements(value: object) -> Problems:
@@ -603,8 +603,8 @@ def _only_true(value: object) -> Problems:
     return [] if value is True else [((), "true (only melee evasion is built)")]
 
 
-_POOL_ABILITY = _mapping_of({k: _one_of(*_ABILITIES) for k in ("melee_physical", "ranged_physical", "spiritual")})
-_MANEUVER = _mapping_of({"ability": _one_of(*_ABILITIES), "movement": _int_in(0, 9), "evasion_dice": _int_in(0, 9)})
+_POOL_ABILITY = _mapping_of({k: _ABILITY_CHECK for k in ("melee_physical", "ranged_physical", "spiritual")})
+_MANEUVER = _mapping_of({"ability": _ABILITY_CHECK, "movement": _int_in(0, 9), "evasion_dice": _int_in(0, 9)})
 _EVASION = _mapping_of({"dice": _one_of("highest_ability"), "default_commit": _int_in(0, 99)})
 
 
