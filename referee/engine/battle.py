@@ -108,13 +108,10 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
         for p in sheet.patterns
     )
     max_hp = sheet.max_hp
-    fighter = Fighter(sheet.name, c.team, index, sheet.body, max_hp,
-                      c.hp if c.hp is not None else max_hp,
-                      c.square if c.square is not None else Square(file=0, rank=0),
-                      skills, patterns, plan, _abilities(sheet))
-    fighter.reflex = getattr(sheet, "reflex", 0)  # sheets without them: tests' own
-    fighter.intellect = getattr(sheet, "intellect", 0)
-    return fighter
+    return Fighter(sheet.name, c.team, index, sheet.body, max_hp,
+                   c.hp if c.hp is not None else max_hp,
+                   c.square if c.square is not None else Square(file=0, rank=0),
+                   skills, patterns, plan, _abilities(sheet))
 
 
 def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:

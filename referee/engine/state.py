@@ -64,7 +64,7 @@ class Fighter:
         "name", "team", "index", "body", "max_hp", "hp", "square", "down",
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
-        "abilities", "evasion_dice", "reflex", "intellect", "mechanic_state",
+        "abilities", "evasion_dice", "mechanic_state",
     )
 
     def __init__(
@@ -116,10 +116,6 @@ class Fighter:
         self.abilities: Mapping[str, int] = abilities if abilities is not None else {"body": body}
         #: Evasion dice left (R-SOUL-HIT-2); None: full, never spent or set.
         self.evasion_dice: int | None = None
-        #: Reflex and intellect, read by variants' mechanics (R-D20-VAL-1);
-        #: set from the sheet by ``battle._fighter``.
-        self.reflex = 0
-        self.intellect = 0
         #: What a ruleset's own mechanics remember of this character during
         #: a battle (mechanics are stateless, architecture.md); None under tcgt.
         self.mechanic_state: object | None = None

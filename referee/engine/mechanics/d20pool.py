@@ -62,9 +62,7 @@ def d20_of(f: Fighter) -> D20Fighter:
 
 def ability_of(f: Fighter, ability: Ability) -> int:
     """The value of one of ``f``'s three abilities (R-CHAR-1)."""
-    if ability == "body":
-        return f.body
-    return f.reflex if ability == "reflex" else f.intellect
+    return f.abilities.get(ability, 0)  # a test double's sheet may carry body alone
 
 
 # ------------------------------------------------------------------ initiative
@@ -134,7 +132,7 @@ class PointsMovement(StepMovement):
 
     def points(self, f: Fighter) -> int:
         """移動力 = base + floor(reflex / per_reflex) (R-D20-VAL-1)."""
-        return self.base + f.reflex // self.per_reflex
+        return self.base + ability_of(f, "reflex") // self.per_reflex
 
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         return None
