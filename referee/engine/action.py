@@ -217,7 +217,6 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))
-    b.mechanics.hit.begin_use(b, use)
     if not skill.targets_allies and b.mechanics.hit.declare(b, use).outcome is Outcome.MISS:
         return  # R-SOUL-HIT-1: a failed attack check reaches no target
     for t in targets:

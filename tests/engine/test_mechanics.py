@@ -78,9 +78,6 @@ class NeverHits:
     def declare(self, ctx: Resolution, use: Use) -> Check:
         return Check(Outcome.HIT)
 
-    def begin_use(self, ctx: Resolution, use: Use) -> None:
-        return None
-
 
 @pytest.fixture()
 def never_hits() -> Iterator[str]:

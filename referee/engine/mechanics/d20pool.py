@@ -309,19 +309,19 @@ class D20Pool(QuietHitHooks):
             achievement=check.achievement, critical=check.critical, fumble=check.fumble, rule=rule))
         return check
 
-    def begin_use(self, ctx: Resolution, use: Use) -> None:
+    def declare(self, ctx: Resolution, use: Use) -> Check:
         """R-D20-HIT-1: the use's one attack check, after its cost is paid
-        (a user KO'd while paying still rolls it, R-D20-HIT-3)."""
-        if use.skill.targets_allies:
-            return
+        (a user KO'd while paying still rolls it, R-D20-HIT-3); the use goes
+        on whatever it rolled: each target tests it in :meth:`check`."""
         d20_of(use.user).attack = self._roll(
             ctx, use.user, "attack", self.attack_ability(use), use.skill.damage, use.skill.id,
             tuple(t.name for t in use.targets), "R-D20-HIT-1")
+        return Check(Outcome.HIT)
 
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         user = use.user
         attack = d20_of(user).attack
-        assert attack is not None, "begin_use rolls the attack check before any target"
+        assert attack is not None, "declare rolls the attack check before any target"
         sensitivity = self.sensitivity(target)
         hit = is_hit(attack, sensitivity)
         ctx.emit(E.HitTest(turn=ctx.turn, actor=user.name, target=target.name, achievement=attack.achievement,

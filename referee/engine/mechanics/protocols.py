@@ -155,14 +155,10 @@ class HitCheck(Protocol):
         ...
 
     def declare(self, ctx: Resolution, use: Use) -> Check:
-        """Called once per active use on enemies, after its cost is paid and
-        before any target (R-SOUL-HIT-1's attack check); a miss skips every
-        target.  tcgt: a hit, no draw."""
-        ...
-
-    def begin_use(self, ctx: Resolution, use: Use) -> None:
-        """Called once per use, its targets chosen and its cost paid, before
-        any target is resolved (R-D20-HIT-1's one attack check).  tcgt: nothing."""
+        """Called once per use on enemies, its targets chosen and its cost
+        paid, before any target is resolved: the use's one attack check
+        (R-SOUL-HIT-1; R-D20-HIT-1, whose targets then test it one by one).
+        A miss skips every target.  tcgt: a hit, no draw."""
         ...
 
 

@@ -124,8 +124,7 @@ class SkillWalk:
 class QuietHitHooks:
     """The per-action and per-use hooks of the ``hit`` protocol doing nothing
     and drawing nothing: no per-action resource (``start_action``), no check
-    of the use as a whole (``declare`` lets it go on; ``begin_use`` rolls
-    nothing).  A hit mechanic inherits them and overrides the ones its rules
+    of the use as a whole (``declare`` rolls nothing and lets it go on).  A hit mechanic inherits them and overrides the ones its rules
     need, so each no-op is written once."""
 
     __slots__ = ()
@@ -135,9 +134,6 @@ class QuietHitHooks:
 
     def declare(self, ctx: Resolution, use: Use) -> Check:
         return HIT
-
-    def begin_use(self, ctx: Resolution, use: Use) -> None:
-        return None
 
 
 @dataclass(frozen=True, slots=True)
