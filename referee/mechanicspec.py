@@ -57,6 +57,12 @@ class MechanicSpec:
 
     kind: str
 
+    def extra_features(self) -> frozenset[str]:
+        """Plan, sheet or battle-file features this choice gives beyond its
+        kind's (:attr:`KindInfo.features`): a kind whose optional module is
+        switched on by a parameter (variant-wiz.md's ``aim``) names it here."""
+        return frozenset()
+
 
 @dataclass(frozen=True)
 class PlainSpec(MechanicSpec):
@@ -140,6 +146,34 @@ class MechanicsSpec:
         """(slot, spec) in :data:`SLOTS` order (reports list them so)."""
         return tuple((f.name, cast(MechanicSpec, getattr(self, f.name))) for f in fields(self))
 
+    def features(self) -> frozenset[str]:
+        """Every plan clause, condition, sheet block or battle-file field these
+        mechanics give (``clause-not-in-ruleset`` refuses the others: R-D20-PLAN-3,
+        R-SOUL-PLAN-5, R-ORM-CHECK-1, R-WIZ-CHECK-1)."""
+        out: set[str] = set()
+        for slot, spec in self.slots():
+            info = KINDS[slot].get(spec.kind)
+            if info is not None:
+                out |= info.features
+            out |= spec.extra_features()
+        return frozenset(out)
+
+
+@dataclass(frozen=True)
+class Features:
+    """What a ruleset's mechanics let plans, sheets and battle files write:
+    ``names`` from :meth:`MechanicsSpec.features`, ``ruleset`` for messages."""
+
+    ruleset: str
+    names: frozenset[str]
+
+
+def feature_providers(feature: str) -> list[str]:
+    """``slot: kind`` of every registered kind that gives ``feature`` (sorted),
+    for the hint of a refused clause."""
+    return sorted(f"{info.slot}: {info.kind}" for slot in SLOTS for info in KINDS[slot].values()
+                  if feature in info.features)
+
 
 # ---------------------------------------------------------------------------
 # The kind table
@@ -162,6 +196,8 @@ class KindInfo:
     :param planned_params: parameters a variant spec gives this kind that are
         not built yet (refused as "not implemented yet").
     :param source: where the kind is specified (rule IDs or a variant file).
+    :param features: plan clauses/conditions, sheet blocks and battle-file
+        fields this kind gives (refused under rulesets without it).
     """
 
     slot: str
@@ -171,6 +207,9 @@ class KindInfo:
     required: tuple[str, ...] = ()
     build: SpecBuilder | None = None
     planned_params: tuple[str, ...] = ()
+    #: What this kind lets plans, sheets and battle files write (feature
+    #: names such as ``"d20pool drop clause"``; see :meth:`MechanicsSpec.features`).
+    features: frozenset[str] = frozenset()
 
     @property
     def built(self) -> bool:

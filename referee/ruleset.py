@@ -31,7 +31,7 @@ from referee.board import parse_square
 from referee.catalog import BUILTIN, SkillCatalog, canonical_digest, load_catalog, parse_catalog
 from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
-from referee.mechanicspec import MechanicsSpec, build_mechanics_spec, mechanics_diagnostics
+from referee.mechanicspec import Features, MechanicsSpec, build_mechanics_spec, mechanics_diagnostics
 from referee.limits import MAX_TURN_LIMIT, MIN_MAP_SIDE
 from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, load_yaml, read_yaml_file, schema_diagnostics
@@ -84,6 +84,11 @@ class Ruleset:
     catalog: SkillCatalog = field(repr=False)
     source: str = ""
     data: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def features(self) -> Features:
+        """What this ruleset's mechanics let plans, sheets and battles write."""
+        return Features(self.name, self.mechanics.features())
 
     def max_hp(self, body: int) -> int:
         """Max HP of a character (R-CHAR-2)."""

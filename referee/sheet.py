@@ -23,6 +23,7 @@ from referee.confine import PathProblem, UnsafePathError, confine, read_untruste
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
+from referee.plan.gate import gate_diagnostics
 from referee.ruleset import Ruleset
 from referee.textcheck import name_problem
 from referee.textfile import decode_text
@@ -469,7 +470,10 @@ def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument,
     out: list[Diagnostic] = []
     for pattern in parts.patterns:
         if pattern.condition_text is not None:
-            _, cond_diags = parse_condition(pattern.condition_text, parts.file, pattern.condition_line, pattern.condition_column)
+            condition, cond_diags = parse_condition(pattern.condition_text, parts.file, pattern.condition_line,
+                                                    pattern.condition_column)
+            if condition is not None:  # R-D20-PLAN-2, R-SOUL-PLAN-4: a variant's condition on the sheet
+                cond_diags = list(cond_diags) + gate_diagnostics([condition], ruleset.features, parts.file)
             # show the sheet's line under the caret, not the condition's text alone
             out.extend(replace(d, source_line=doc.source_line(d.line)) if d.line else d for d in cond_diags)
     if parts.plan_text is None or parts.plan_file is None:
@@ -481,7 +485,8 @@ def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument,
         # names, sheet skills and (with a sound intellect) the R-CHAR-4 clause count
         plan_diags += list(check_plan(plan, None, ruleset.catalog, skills=parts.skills, intellect=parts.intellect,
                                       max_clauses_per_intellect=ruleset.max_clauses_per_intellect,
-                                      board=ruleset.map, known_characters=known_characters))
+                                      board=ruleset.map, known_characters=known_characters,
+                                      features=ruleset.features))
     if inline:
         plan_diags = [_shift(d, parts, doc) for d in plan_diags]
     return out + plan_diags

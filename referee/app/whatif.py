@@ -67,7 +67,8 @@ def _with_plan(battle: Battle, entry: BattleEntry, path: Path) -> tuple[BattleEn
     diags += check_plan(plan, catalog=battle.ruleset.catalog, skills=entry.sheet.skills,
                         intellect=entry.sheet.intellect,
                         max_clauses_per_intellect=battle.ruleset.max_clauses_per_intellect,
-                        known_characters=[e.name for e in battle.entries])
+                        known_characters=[e.name for e in battle.entries],
+                        features=battle.ruleset.features)
     sheet = dataclasses.replace(entry.sheet, plan_text=text, plan_file=str(path),
                                 plan_line_offset=0, plan_column_offset=0)
     return _entry_for(entry, sheet), diags

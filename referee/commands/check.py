@@ -135,7 +135,8 @@ def check_plan_file(path: Path, ruleset: Any) -> list[Diagnostic]:
     plan, diags = parse_plan(text, shown)
     catalog = ruleset.catalog if ruleset is not None else None
     board = ruleset.map if ruleset is not None else None
-    diags += check_plan(plan, catalog=catalog, board=board)
+    features = ruleset.features if ruleset is not None else None
+    diags += check_plan(plan, catalog=catalog, board=board, features=features)
     return _with_sources(diags, text)
 
 

@@ -41,13 +41,14 @@ def check_plan(
     max_clauses_per_intellect: int = 2,
     known_characters: Sequence[str] | None = None,
     board: Any = None,
+    features: Any = None,
 ) -> list[Diagnostic]:
     """The semantic pass: see :func:`referee.plan.check.check_plan` (no plan: nothing)."""
     if plan is None:
         return []
     return _check.check_plan(plan, sheet, catalog, skills=skills, intellect=intellect,
                              max_clauses_per_intellect=max_clauses_per_intellect,
-                             known_characters=known_characters, board=board)
+                             known_characters=known_characters, board=board, features=features)
 
 __all__ = [
     "Condition",

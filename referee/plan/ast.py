@@ -27,7 +27,7 @@ Conventions every node follows:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias, Union
+from typing import ClassVar, Literal, TypeAlias, Union
 
 __all__ = [
     # vocabulary
@@ -72,7 +72,14 @@ Order = Literal["max"]
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """Base of every AST node: where it was written (not part of equality)."""
+    """Base of every AST node: where it was written (not part of equality).
+
+    ``needs``: the ruleset feature a variant's clause or condition belongs to
+    (``referee.mechanicspec.MechanicsSpec.features``); ``None`` for the base
+    language.  ``referee.plan.gate`` refuses a node whose feature the
+    ruleset's mechanics do not give (``clause-not-in-ruleset``)."""
+
+    needs: ClassVar[str | None] = None
 
     line: int = field(default=0, compare=False, kw_only=True)
     column: int = field(default=0, compare=False, kw_only=True)

@@ -20,6 +20,9 @@ language"):
   offers the battle's names and the plan language's own words when the name
   is really a phrase (``weakest`` -> ``lowest hp``, ``the nearest enemy`` ->
   ``nearest``): such a clause would otherwise silently never apply;
+* a variant's clause or condition under a ruleset whose mechanics do not
+  give it (``clause-not-in-ruleset``, :mod:`referee.plan.gate`), checked when
+  the ruleset's ``features`` are given;
 * a square off the map or blocked (``off-map``, ``blocked-square``) is an
   error, checked when the ruleset's ``board`` is given: the character would
   stand still for the whole battle ("no route").
@@ -33,7 +36,9 @@ import re
 from typing import Any, Protocol, Sequence, TypeVar
 
 from referee.diagnostics import Diagnostic
+from referee.mechanicspec import Features
 from referee.plan import ast as A
+from referee.plan.gate import gate_diagnostics
 from referee.plan.parser import iter_conditions
 
 N = TypeVar("N")
@@ -116,6 +121,7 @@ def check_plan(
     max_clauses_per_intellect: int = 2,
     known_characters: Sequence[str] | None = None,
     board: BoardLike | None = None,
+    features: Features | None = None,
 ) -> list[Diagnostic]:
     """Every semantic problem of a parsed plan (see the module docstring).
 
@@ -128,6 +134,8 @@ def check_plan(
     :param known_characters: every character name of the battle; ``None``
         skips the name check.
     :param board: the ruleset's map; ``None`` skips the square check.
+    :param features: what the ruleset's mechanics give; a variant's clause or
+        condition outside them is ``clause-not-in-ruleset`` (``None`` skips).
     """
     if catalog is None:
         from referee.catalog import load_catalog
@@ -141,6 +149,8 @@ def check_plan(
     def error(node: A.Node, code: str, message: str, hint: str | None = None, severity: str = "error") -> None:
         diags.append(Diagnostic(file, node.line, node.column, code, message, hint, severity))  # type: ignore[arg-type]
 
+    if features is not None:
+        diags += gate_diagnostics(resolved.clauses, features, file)
     for clause in resolved.clauses:
         for ref in _clause_skills(clause):
             if ref.id is None:
