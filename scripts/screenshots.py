@@ -13,23 +13,16 @@ Exit 2 when no Chromium is found.
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(ROOT))
 
-
-def _browser() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+from referee.report.browser import HEADLESS_FLAGS, find_chromium  # noqa: E402
+FLAGS = [*HEADLESS_FLAGS, "--hide-scrollbars"]
 
 
 def telling_steps(report: object, lang: str) -> list[tuple[str, int]]:
@@ -56,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--output", default=str(ROOT / "screenshots"), help="folder for the PNG files")
     parser.add_argument("--size", default="1400,1000", help="window size WIDTH,HEIGHT (default 1400,1000)")
     args = parser.parse_args(argv)
-    browser = _browser()
+    browser = find_chromium()
     if browser is None:
         print("screenshots: no chromium found (apt-get install chromium)", file=sys.stderr)
         return 2

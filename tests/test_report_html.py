@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -17,18 +16,11 @@ from reporthelpers import DEMO, FIXTURES, resolved
 
 
 from referee.report import render
+from referee.report.browser import HEADLESS_FLAGS, find_chromium
 from referee.report.steps import replay_steps
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+CHROMIUM_FLAGS = [*HEADLESS_FLAGS, "--disable-quic"]
+chromium = find_chromium
 
 
 def test_page_is_self_contained() -> None:
