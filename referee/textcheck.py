@@ -15,10 +15,25 @@ import unicodedata
 
 from referee.limits import MAX_NAME_CHARS
 
-__all__ = ["BIDI_CONTROLS", "name_problem", "text_problems", "is_unsafe_character", "printable"]
+__all__ = ["BIDI_CONTROLS", "name_problem", "text_problems", "is_unsafe_character", "printable", "shown_escaped"]
 
 #: Bidirectional embeddings, overrides and isolates (they reorder what follows).
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def shown_escaped(text: str) -> str:
+    """``text`` on one line, read as written: every unsafe character
+    (:func:`is_unsafe_character`) and line or paragraph separator shown as
+    ``\\uXXXX``.  One form for every place that prints a stranger's text it
+    could not refuse -- report lines and batch standings alike.
+
+    >>> shown_escaped("Red\\nFox \\u202e")
+    'Red\\\\u000aFox \\\\u202e'
+    """
+    if text.isprintable() and not BIDI_CONTROLS.intersection(text):
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if is_unsafe_character(ch) or unicodedata.category(ch) in ("Zl", "Zp") else ch
+                   for ch in text)
 
 
 def is_unsafe_character(ch: str) -> bool:

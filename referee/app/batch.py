@@ -38,7 +38,7 @@ from referee.diagnostics import Diagnostic, ReferError, format_diagnostics
 from referee.limits import BATTLE_TIME_LIMIT_SECONDS
 from referee.report import SUFFIXES, render
 from referee.report.messages import MESSAGES, message, team_label, word
-from referee.textcheck import is_unsafe_character
+from referee.textcheck import shown_escaped
 
 __all__ = ["BattleOutcome", "BatchInterrupted", "find_battles", "no_battle_error", "run_batch", "shown_path", "standings_markdown",
            "standings_json"]
@@ -118,8 +118,7 @@ def shown_path(rel: str) -> str:
     (undecodable bytes of a file name become backslash escapes) with control
     characters made visible, so a folder named with a newline cannot forge a
     line (issue 17, point 15)."""
-    text = os.fsencode(rel).decode("utf-8", "backslashreplace")
-    return "".join(ch.encode("unicode_escape").decode("ascii") if is_unsafe_character(ch) else ch for ch in text)
+    return shown_escaped(os.fsencode(rel).decode("utf-8", "backslashreplace"))
 
 
 def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,

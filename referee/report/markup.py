@@ -14,11 +14,10 @@ visible ``\\u000a`` so a name can never forge a line of the report.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import TYPE_CHECKING
 
 from referee.diagnostics import display_width
-from referee.textcheck import BIDI_CONTROLS
+from referee.textcheck import shown_escaped
 
 if TYPE_CHECKING:
     from referee.report.boardview import BoardPicture
@@ -30,11 +29,7 @@ __all__ = ["Markup", "TextMarkup", "MarkdownMarkup", "one_line", "markdown_escap
 def one_line(text: str) -> str:
     """``text`` with every control, line-separator and bidi-override
     character shown as ``\\uXXXX``: one line, read as written."""
-    if text.isprintable() and not BIDI_CONTROLS.intersection(text):
-        return text
-    return "".join(
-        f"\\u{ord(ch):04x}" if (ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Zl", "Zp")) else ch
-        for ch in text)
+    return shown_escaped(text)
 
 
 def _pad(text: str, width: int) -> str:
