@@ -33,7 +33,10 @@ def test_a_base_language_plan_passes_any_gate() -> None:
     assert gate_diagnostics([clause], Features("tcgt", frozenset()), "p.plan") == []
 
 
-def test_every_refused_node_is_reported_where_written() -> None:
+def test_r_var_3_every_refused_node_is_reported_where_written() -> None:
+    """R-VAR-3: "A sheet block, battle-file field, terrain kind or plan clause that
+    only a variant's mechanics understand is rejected with a located diagnostic
+    under a ruleset without those mechanics"."""
     clause = _Sing(A.And((A.Engaged(line=2, column=12), _Hum(line=2, column=24)), line=2, column=12), line=2, column=1)
     diags = gate_diagnostics([clause], Features("tcgt", frozenset()), "p.plan")
     assert [(d.code, d.line, d.column) for d in diags] == [("clause-not-in-ruleset", 2, 1), ("clause-not-in-ruleset", 2, 24)]
