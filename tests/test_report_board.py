@@ -92,3 +92,17 @@ def test_shared_squares_in_japanese_keep_full_width_names_aligned() -> None:
     assert rows == ["  c4  W1 かぐら、W2 巴", "  h1  B1 Ash、B2 Bo"]
     legend = [line for line in lines if line.startswith("  W") or line.startswith("  B")]
     assert len({display_width(line[: line.index("HP")]) for line in legend}) == 1
+
+
+def test_quiet_event_types_are_real_and_never_move_the_view() -> None:
+    """Issue 18: BoardView.apply answers its quiet types first; each must be
+    a real event type that its if-chain does not handle."""
+    import inspect
+
+    from referee.engine.events import EVENT_TYPES
+    from referee.report import boardview
+
+    assert boardview._QUIET <= set(EVENT_TYPES)
+    source = inspect.getsource(boardview.BoardView.apply)
+    for kind in boardview._QUIET:
+        assert f'"{kind}"' not in source

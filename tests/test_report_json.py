@@ -98,3 +98,54 @@ def test_event_lines_are_exactly_json_dumps_of_every_fixture_event() -> None:
     ]
     for event in tricky:
         assert event_json_line(event) == dumps(event)
+
+
+def test_generated_line_writer_guards_every_hint() -> None:
+    """Issue 18: the generated writer trusts no hint -- a bool in an ``int``
+    field, ``None`` in optional fields, non-text in a names tuple and bools in
+    a numbers tuple are written exactly as json.dumps writes them."""
+    from referee.engine import events as E
+    from referee.report.record import event_json_line
+
+    def dumps(event: E.Event) -> str:
+        return json.dumps(event.to_json(), ensure_ascii=False, separators=(", ", ": "))
+
+    odd: list[E.Event] = [
+        E.SkillPassed(turn=True, actor="a", skill="s", entry=False, reason="r", line=None, detail="", rule="R"),
+        E.SkillPassed(turn=2, actor="a", skill="s", entry=1, reason="r", line=7, detail="d", rule="R"),
+        E.SkillPassed(turn=2, actor="a", skill="s", entry=1, reason="r", line=True, detail="d", rule="R"),
+        E.SkillOrder(turn=1, actor="a", entries=(0, True, 2), skills=("x", 3), moved_by=()),  # type: ignore[arg-type]
+        E.SkillOrder(turn=1, actor="a", entries=(), skills=(), moved_by=(4, 5)),
+    ]
+    for event in odd:
+        assert event_json_line(event) == dumps(event)
+
+
+def test_every_event_class_has_the_fast_constructor_with_the_dataclass_signature() -> None:
+    """Issue 18: events.Event gives each event class (a later variant's too) a
+    generated ``__init__``; it keeps the dataclass's parameters, defaults and
+    keyword-only calls, and events stay immutable."""
+    import dataclasses
+    import inspect
+
+    import pytest
+
+    from referee.engine import events as E
+
+    for cls in E.EVENT_TYPES.values():
+        assert getattr(cls.__init__, "__fast__", False), cls
+        params = list(inspect.signature(cls).parameters.values())
+        fields = dataclasses.fields(cls)
+        assert [p.name for p in params] == [f.name for f in fields]
+        for p, f in zip(params, fields):
+            assert p.kind is inspect.Parameter.KEYWORD_ONLY
+            assert p.default is (inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
+    event = E.ActionEnd(turn=1, actor="a")
+    assert (event.turn, event.actor, event.rule) == (1, "a", "R-TURN-2")
+    assert event == E.ActionEnd(turn=1, actor="a") and hash(event) == hash(E.ActionEnd(turn=1, actor="a"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.turn = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        E.ActionEnd(1, "a")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        E.ActionEnd(turn=1)  # type: ignore[call-arg]

@@ -66,3 +66,18 @@ def test_highlights_name_the_knock_outs_and_the_biggest_hits() -> None:
     for e in downs[:6]:
         assert f"turn {e.turn}: " in summary and e.target in summary
     assert "KO · 1 more in the log" in summary
+
+
+def test_untold_event_types_are_real_and_read_by_no_part_of_the_story() -> None:
+    """Issue 18: read_story skips its untold types at once; none may be one
+    the story, the board view or the status book reads."""
+    import inspect
+
+    from referee.engine.events import EVENT_TYPES
+    from referee.report import boardview, story
+
+    assert story._UNTOLD <= set(EVENT_TYPES)
+    readers = inspect.getsource(story.read_story) + inspect.getsource(story._StatusBook)
+    for kind in story._UNTOLD:
+        assert f'"{kind}"' not in readers and kind not in story._BREAKERS
+        assert kind in boardview._QUIET or kind not in inspect.getsource(boardview.BoardView.apply)

@@ -75,9 +75,63 @@ class Event:
     TYPE: ClassVar[str] = "event"
     turn: int
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Give every event class (a later variant's too) the cheap constructor
+        of :func:`_fast_init` once ``@dataclass(slots=True)`` has built it (issue 18)."""
+        # no zero-argument super(): slots=True rebuilds Event, and the
+        # __class__ cell would still name the class it replaced
+        _fast_init(cls)
+
     def to_json(self) -> dict[str, Any]:
         """The event as JSON-ready data with the stable field names."""
         return event_to_json(self)
+
+
+def _fast_init(cls: type) -> None:
+    """Replace a frozen slotted event dataclass's ``__init__`` by one that
+    stores each field through its slot descriptor.
+
+    Why (issue 18): a battle builds thousands of events, and the dataclass
+    ``__init__`` of a frozen class goes through ``object.__setattr__`` looked
+    up per field -- twice the cost of setting the slots directly.  The
+    signature (keyword-only, the same defaults) and immutability to callers
+    (the dataclass's ``__setattr__`` still refuses) are unchanged; a test
+    compares both constructors on every event class.  Applied only to the
+    class ``@dataclass(slots=True)`` makes (the one holding ``__slots__`` and
+    its own fields), and only to plain fields (no factories, no
+    ``__post_init__``) -- any other class keeps the dataclass's constructor."""
+    own = cls.__dict__
+    if "__slots__" not in own or "__dataclass_fields__" not in own or hasattr(cls, "__post_init__"):
+        return
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.init:
+        return
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    if any(f.default_factory is not dataclasses.MISSING for f in fields):
+        return
+    if len(fields) != len(dataclasses.fields(cls)):
+        return
+    env: dict[str, Any] = {}
+    positional: list[str] = []
+    keyword: list[str] = []
+    body: list[str] = []
+    for f in fields:
+        env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        param = f.name
+        if f.default is not dataclasses.MISSING:
+            env[f"_default_{f.name}"] = f.default
+            param += f"=_default_{f.name}"
+        (keyword if f.kw_only else positional).append(param)
+        body.append(f"    _set_{f.name}(self, {f.name})\n")
+    signature = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    source = f"def __init__({signature}):\n" + "".join(body or ["    pass\n"])
+    namespace: dict[str, Any] = {}
+    exec(source, env, namespace)  # noqa: S102 - source built from the class's own field names
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = own["__init__"].__doc__
+    init.__fast__ = True
+    setattr(cls, "__init__", init)
 
 
 #: ``extend_requested`` of ``extend X max`` (R-EXT-7): more extras than any

@@ -17,6 +17,7 @@ never folded: it is how the battle ended.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
@@ -34,6 +35,14 @@ MAX_HITS = 2
 
 #: Event types that change the picture a reader keeps: a fold never spans one.
 _BREAKERS = frozenset({"moved", "pushed", "down", "narrowing", "sink_started", "sink_ended"})
+
+#: tcgt's decision and bookkeeping events: nothing in the story, the board
+#: view or the status book reads them, so read_story skips them at once
+#: (issue 18).  Only a shortcut: a type missing here is read as before.
+_UNTOLD = frozenset({
+    "action_start", "action_end", "pattern_selected", "panels_reset", "skill_order", "skill_passed",
+    "targets_chosen", "stayed", "chance_roll", "obstructed", "reaction", "counter_missed", "panel_used",
+})
 
 
 @dataclass(frozen=True)
@@ -123,7 +132,12 @@ class Story:
         return None
 
     def folded(self, turn: int) -> bool:
-        return any(f.first <= turn <= f.last for f in self.folds)
+        return turn in self.folded_turns
+
+    @functools.cached_property
+    def folded_turns(self) -> frozenset[int]:
+        """Every turn inside a fold (the written report asks once per event)."""
+        return frozenset(t for f in self.folds for t in range(f.first, f.last + 1))
 
 
 @dataclass
@@ -210,6 +224,8 @@ def read_story(report: Report) -> Story:
 
     for order, e in enumerate(report.events):
         kind = e.TYPE
+        if kind in _UNTOLD:  # most events (issue 18)
+            continue
         if kind == "turn_start":
             close_turn()
             current = _Turn(e.turn)

@@ -163,12 +163,14 @@ class WrittenReport(EventVisitor):
         handlers = self.bound_handlers()
         apply = self.view.apply
         skip_details = not self.full
+        folded = story.folded_turns if skip_details else frozenset()
         for event in self.report.events:
             kind = event.TYPE
-            if skip_details and kind != "battle_end" and story.folded(event.turn):
-                fold = story.fold_starting(event.turn)
-                if kind == "turn_start" and fold is not None:
-                    self._fold(fold)
+            if event.turn in folded and kind != "battle_end":
+                if kind == "turn_start":
+                    fold = story.fold_starting(event.turn)
+                    if fold is not None:
+                        self._fold(fold)
                 apply(event)
                 continue
             if not (skip_details and kind in DETAIL_TYPES):
