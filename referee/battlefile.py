@@ -414,6 +414,9 @@ class _BattleLoader:
                 continue
             for i, rel in enumerate(paths):
                 if not isinstance(rel, str) or not rel.strip():
+                    if isinstance(rel, str):  # the schema lets a blank path through (length 1)
+                        self.error(("teams", team, i), "invalid-value",
+                                   f"teams.{team}[{i}]: expected a sheet path such as sheets/kagura.yaml, not a blank one")
                     ok = self._all_named = False
                     continue
                 field = ("teams", team, i)
