@@ -60,15 +60,22 @@ def orm_ruleset(turn_limit: int = 1) -> Any:
 
 
 def orm_battle(white: Sequence[OrmSpec], black: Sequence[OrmSpec], order: Sequence[str] | None = None, *,
-               pcs: str | None = None, blocked: Sequence[str] = ()) -> BattleSetup:
-    combatants = tuple(Combatant(s.sheet, s.plan, team, parse_square(s.square), s.hp)
+               pcs: str | None = None, blocked: Sequence[str] = (), rolled: bool = False) -> BattleSetup:
+    """Fixed squares (a square of "" is drawn) and order (``rolled``: none, 先制値 decides)."""
+    combatants = tuple(Combatant(s.sheet, s.plan, team, parse_square(s.square) if s.square else None, s.hp)
                        for team, specs in (("white", white), ("black", black)) for s in specs)
     names = tuple(c.sheet.name for c in combatants)
-    return BattleSetup(combatants, tuple(order) if order is not None else names, pcs=pcs,
-                       blocked=tuple(parse_square(b) for b in blocked))
+    fixed = None if rolled else (tuple(order) if order is not None else names)
+    return BattleSetup(combatants, fixed, pcs=pcs, blocked=tuple(parse_square(b) for b in blocked))
 
 
-def orm_run(setup: BattleSetup, script: Mapping[str, list[int]] | None = None, *, turns: int = 1,
-            strict: bool = False) -> tuple[BattleRecord, ScriptedRng]:
+def orm_run(setup: BattleSetup, script: Mapping[str, list[Any]] | None = None, *, turns: int = 1,
+            strict: bool = False, ruleset: Any = None) -> tuple[BattleRecord, ScriptedRng]:
     rng = ScriptedRng(dict(script or {}), strict=strict)
-    return resolve_battle(setup, orm_ruleset(turns), 1, rng=rng), rng
+    return resolve_battle(setup, ruleset or orm_ruleset(turns), 1, rng=rng), rng
+
+
+def with_action(turn_limit: int = 1, **changes: Any) -> Any:
+    """``orm`` with the action mechanic's parameters changed (simple_uses, ...)."""
+    rs = orm_ruleset(turn_limit)
+    return replace(rs, mechanics=replace(rs.mechanics, action=replace(rs.mechanics.action, **changes)))
