@@ -32,6 +32,7 @@ from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
 from referee.plan import parse_plan
 from referee.plan.check import plan_character_names
+from referee.ormfiles import check_pcs, check_terrain
 from referee.ruleset import Ruleset, load_ruleset
 from referee.sheet import CharacterSheet, load_sheet, sheet_name
 from referee.textcheck import name_problem
@@ -100,6 +101,9 @@ class Battle:
     seed: int | str | None
     entries: tuple[BattleEntry, ...]
     order: tuple[str, ...] | None = None
+    #: orm (R-ORM-BATTLE-1): the PC side of initiative ties, and blocked terrain.
+    pcs: str | None = None
+    blocked: tuple[str, ...] = ()
 
     def team(self, team: str) -> tuple[BattleEntry, ...]:
         """The entries of one army in roster order."""
@@ -342,6 +346,7 @@ class _BattleLoader:
         # give; name checks only when every character's name is known.
         names = self._unique_names(self._loaded) | set(self._broken_names)
         known = names if self._all_named else None
+        pcs, blocked = self._orm_fields(ruleset)
         entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
         if known is not None:
@@ -361,6 +366,8 @@ class _BattleLoader:
             seed=seed,
             entries=tuple(entries),
             order=order,
+            pcs=pcs,
+            blocked=tuple(blocked),
         )
 
     def _printable_fields(self, title: Any, seed: Any) -> None:
@@ -414,6 +421,9 @@ class _BattleLoader:
                 continue
             for i, rel in enumerate(paths):
                 if not isinstance(rel, str) or not rel.strip():
+                    if isinstance(rel, str):  # the schema lets a blank path through (length 1)
+                        self.error(("teams", team, i), "invalid-value",
+                                   f"teams.{team}[{i}]: expected a sheet path such as sheets/kagura.yaml, not a blank one")
                     ok = self._all_named = False
                     continue
                 field = ("teams", team, i)
@@ -505,6 +515,34 @@ class _BattleLoader:
         hint = f"did you mean {close[0]!r}?" if close else f"characters: {', '.join(sorted(names))}"
         self.error(field, "unknown-character", f"{what} names {name!r}, who is not in this battle", hint=hint, at_key=at_key)
 
+    def _orm_fields(self, ruleset: Ruleset) -> tuple[str | None, list[str]]:
+        """R-ORM-BATTLE-1: ``pcs`` and ``terrain``, refused where the ruleset
+        lacks them (``referee.ormfiles``)."""
+        pcs = check_pcs(self.data["pcs"], ruleset, self.error) if "pcs" in self.data else None
+        blocked: list[str] = []
+        if "terrain" in self.data:
+            w, h = ruleset.map.width, ruleset.map.height
+            blocked = check_terrain(self.data["terrain"], ruleset, lambda s: square_on_map(s, w, h), self.error) or []
+        self._terrain = set(blocked)
+        return pcs, blocked
+
+    def _capacity(self, ruleset: Ruleset, setup: dict[Any, Any]) -> None:
+        """R-ORM-BATTLE-1: no more than ``capacity_per_side`` of one side in an area."""
+        capacity = getattr(ruleset.mechanics.movement, "capacity_per_side", 0)
+        if not capacity:
+            return
+        team_of = {e.name: e.team for e in self._loaded}
+        count: dict[tuple[str, str], int] = {}
+        for name, spec in setup.items():
+            square = spec.get("square") if isinstance(spec, dict) else None
+            team = team_of.get(str(name))
+            if not isinstance(square, str) or team is None:
+                continue
+            count[(team, square)] = count.get((team, square), 0) + 1
+            if count[(team, square)] == capacity + 1:
+                self.error(("setup", name, "square"), "area-over-capacity",
+                           f"setup.{name}.square: {square} already holds {capacity} of {team} (R-ORM-MOVE-2)")
+
     def _setup_squares(self, ruleset: Ruleset) -> None:
         """Every fixed square must be on the map and not blocked."""
         setup = self.data.get("setup")
@@ -518,8 +556,9 @@ class _BattleLoader:
             field = ("setup", name, "square")
             if not square_on_map(square, width, height):
                 self.error(field, "off-map", f"setup.{name}.square: {square} is not on the {width}x{height} map")
-            elif square in ruleset.map.blocked:
+            elif square in ruleset.map.blocked or square in getattr(self, "_terrain", ()):
                 self.error(field, "blocked-square", f"setup.{name}.square: {square} is blocked on this map")
+        self._capacity(ruleset, setup)
 
     def _apply_setup(self, entries: list[BattleEntry], names: set[str] | None, ruleset: Ruleset) -> list[BattleEntry] | None:
         """The entries with their fixed squares and HP.  ``names``: every

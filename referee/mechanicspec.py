@@ -692,9 +692,15 @@ class BlockingStepsSpec(StepsSpec):
     enemies_block: bool = False
     engagement_lock: bool = True
     knockback: Literal["direct", "axis"] = "direct"
+    #: R-ORM-MOVE-2: characters of one side an area holds; 0: no limit.
+    capacity_per_side: int = 0
+
+    def extra_features(self) -> frozenset[str]:
+        """R-ORM-BATTLE-1: blocked terrain goes with ORM's routes around obstacles."""
+        return frozenset({ORM_TERRAIN}) if self.enemies_block else frozenset()
 
 
-_ORM_STEP_PARAMS = ("enemies_block", "engagement_lock", "knockback")
+_ORM_STEP_PARAMS = ("enemies_block", "engagement_lock", "knockback", "capacity_per_side")
 
 
 def _blocking_steps(kind: str, p: Mapping[str, object]) -> MechanicSpec:
@@ -702,14 +708,144 @@ def _blocking_steps(kind: str, p: Mapping[str, object]) -> MechanicSpec:
         return _steps(kind, p)
     return BlockingStepsSpec(kind, cast(Adjacency, p.get("adjacency", "king")),
                              bool(p.get("enemies_block", False)), bool(p.get("engagement_lock", True)),
-                             cast(Literal["direct", "axis"], p.get("knockback", "direct")))
+                             cast(Literal["direct", "axis"], p.get("knockback", "direct")),
+                             cast(int, p.get("capacity_per_side", 0)))
 
 
 _tcgt_steps = KINDS["movement"]["steps"]
 KINDS["movement"]["steps"] = KindInfo(
-    "movement", "steps", _tcgt_steps.source + ", R-ORM-MOVE-1",
+    "movement", "steps", _tcgt_steps.source + ", R-ORM-MOVE-1/2",
     {**_tcgt_steps.params, "enemies_block": _is_bool, "engagement_lock": _is_bool,
-     "knockback": _one_of("direct", "axis")}, _tcgt_steps.required, _blocking_steps, ("capacity_per_side",))
+     "knockback": _one_of("direct", "axis"), "capacity_per_side": _int_in(1, 99)},
+    _tcgt_steps.required, _blocking_steps)
+
+#: Feature names (R-ORM-CHECK-1): what the orm kinds let files write.
+ORM_FOLLOW_UP = "the `never follow up` clause (orm)"
+ORM_NORMAL_ATTACK = "the `normal-attack` skill (orm)"
+ORM_DEFENCE = "the sheet's `defence` block (orm)"
+ORM_PCS = "the battle file's `pcs` field (orm)"
+ORM_TERRAIN = "the battle file's `terrain` field (orm)"
+
+OrmAbility = Literal["body", "reflex", "intellect"]
+
+
+@dataclass(frozen=True)
+class ValuePlusDiceSpec(MechanicSpec):
+    """``initiative: {kind: value_plus_dice, value: [reflex, intellect], dice: 1,
+    sides: 6, reroll: every_turn, ties: [pcs, reflex, draw]}`` (R-ORM-INIT-1/2)."""
+
+    value: tuple[str, ...] = ("reflex", "intellect")
+    dice: int = 1
+    sides: int = 6
+    ties: tuple[str, ...] = ("pcs", "reflex", "draw")
+
+
+@dataclass(frozen=True)
+class NormalAttackSpec:
+    """R-ORM-ACT-5: the innate normal attack's numbers."""
+
+    power: int = 2
+    element: str = "sword"
+    range: int = 1
+    check: str = "body"
+
+
+@dataclass(frozen=True)
+class SimpleMainSpec(MechanicSpec):
+    """``action: {kind: simple_main, ...}`` (R-ORM-ACT-*, R-ORM-SUP-2)."""
+
+    simple_uses: int = 2
+    move_base: int = 1
+    move_per_reflex: int = 3
+    normal_attack: NormalAttackSpec = NormalAttackSpec()
+    follow_up: bool = True
+
+
+@dataclass(frozen=True)
+class OpposedNd6Spec(MechanicSpec):
+    """``hit: {kind: opposed_nd6, ...}`` (R-ORM-ABIL-1, R-ORM-CHK-*, R-ORM-SUP-1)."""
+
+    dice_by_ability: tuple[int, ...] = (2, 2, 3, 3, 3, 4, 4, 4, 5)
+    critical_sixes: int = 2
+    critical_bonus: int = 10
+    support_bonus: int = 2
+
+
+@dataclass(frozen=True)
+class PowerPlusDiceSpec(MechanicSpec):
+    """``damage: {kind: power_plus_dice, ...}`` (R-ORM-DMG-1/2, R-ORM-SHEET-1)."""
+
+    dice: int = 2
+    sides: int = 6
+    critical_bonus: int = 10
+    defence_points: int = 3
+    heal_dice: int = 2
+
+
+def _ability_list(value: object) -> Problems:
+    ok = isinstance(value, list) and bool(value) and all(v in _ABILITY for v in value)
+    return [] if ok else [((), "a list of abilities among body, reflex, intellect")]
+
+
+def _orm_ties(value: object) -> Problems:
+    return [] if value == ["pcs", "reflex", "draw"] else [((), "[pcs, reflex, draw] (R-ORM-INIT-2)")]
+
+
+def _dice_table(value: object) -> Problems:
+    ok = isinstance(value, list) and bool(value) and all(_is_int(v) and 1 <= cast(int, v) <= 20 for v in value)
+    return [] if ok else [((), "a list of dice counts from 1 to 20, one per ability value")]
+
+
+def _value_plus_dice(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return ValuePlusDiceSpec(kind, tuple(cast(list[str], p["value"])), cast(int, p["dice"]), cast(int, p["sides"]),
+                             tuple(cast(list[str], p.get("ties", ["pcs", "reflex", "draw"]))))
+
+
+def _simple_main(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    points = cast(Mapping[str, int], p["move_points"])
+    na = cast(Mapping[str, object], p["normal_attack"])
+    return SimpleMainSpec(kind, cast(int, p["simple_uses"]), points["base"], points["per_reflex"],
+                          NormalAttackSpec(cast(int, na["power"]), str(na["element"]), cast(int, na["range"]),
+                                           str(na["check"])), bool(p.get("follow_up", True)))
+
+
+def _opposed_nd6(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    critical = cast(Mapping[str, int], p["critical"])
+    return OpposedNd6Spec(kind, tuple(cast(list[int], p["dice_by_ability"])), critical["sixes"], critical["bonus"],
+                          cast(int, p["support_bonus"]))
+
+
+def _power_plus_dice(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return PowerPlusDiceSpec(kind, cast(int, p["dice"]), cast(int, p["sides"]), cast(int, p["critical_bonus"]),
+                             cast(int, p["defence_points"]), cast(int, p["heal_dice"]))
+
+
+_ORM_BUILT: tuple[KindInfo, ...] = (
+    KindInfo("initiative", "value_plus_dice", "R-ORM-INIT-1/2",
+             {"value": _ability_list, "dice": _int_in(1, 9), "sides": _int_in(2, 20),
+              "reroll": _one_of("every_turn"), "ties": _orm_ties},
+             ("value", "dice", "sides"), _value_plus_dice, features=frozenset({ORM_PCS})),
+    KindInfo("action", "simple_main", "R-ORM-ACT-1..5, R-ORM-SUP-2",
+             {"simple_uses": _int_in(1, 9),
+              "move_points": _mapping_of({"base": _int_in(0, 20), "per_reflex": _int_in(1, 20)}),
+              "normal_attack": _mapping_of({"power": _int_in(0, 99), "element": _one_of(*_ELEMENTS),
+                                            "range": _int_in(0, 9), "check": _ABILITY_CHECK}),
+              "follow_up": _is_bool},
+             ("simple_uses", "move_points", "normal_attack"), _simple_main,
+             features=frozenset({ORM_FOLLOW_UP, ORM_NORMAL_ATTACK})),
+    KindInfo("hit", "opposed_nd6", "R-ORM-ABIL-1, R-ORM-CHK-1..4, R-ORM-SUP-1",
+             {"dice_by_ability": _dice_table,
+              "critical": _mapping_of({"sixes": _int_in(1, 20), "bonus": _int_in(0, 99)}),
+              "fumble": _one_of("fails"), "ties": _one_of("reaction"), "support_bonus": _int_in(0, 99)},
+             ("dice_by_ability", "critical", "support_bonus"), _opposed_nd6),
+    KindInfo("damage", "power_plus_dice", "R-ORM-DMG-1..3, R-ORM-SHEET-1",
+             {"dice": _int_in(0, 9), "sides": _int_in(2, 20), "critical_bonus": _int_in(0, 99),
+              "defence": _one_of("element"), "defence_points": _int_in(0, 99), "heal_dice": _int_in(0, 9)},
+             ("dice", "sides", "critical_bonus", "defence_points", "heal_dice"), _power_plus_dice,
+             features=frozenset({ORM_DEFENCE})),
+)
+for _info in _ORM_BUILT:
+    KINDS[_info.slot][_info.kind] = _info  # replaces the planned entry of the same name
 
 # --- wiz (variant-wiz.md) ---------------------------------------------------
 # Built so far: initiative `in_value` (R-WIZ-IN-*) and hit `percentile`

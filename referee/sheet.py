@@ -15,7 +15,8 @@ merged in, shifted so that an inline plan's errors point into the sheet.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -24,6 +25,7 @@ from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
 from referee.plan.gate import gate_diagnostics
+from referee.ormfiles import check_defence
 from referee.ruleset import Ruleset
 from referee.textcheck import name_problem
 from referee.textfile import decode_text
@@ -103,6 +105,8 @@ class CharacterSheet:
     plan_file: str | None = None
     plan_line_offset: int = 0
     plan_column_offset: int = 0
+    #: orm (R-ORM-SHEET-1): element -> defence points; empty without a block.
+    defence: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def has_plan(self) -> bool:
@@ -222,7 +226,12 @@ class _SheetChecker:
         problem = name_problem(name, "a character's name") if isinstance(name, str) else None
         if problem is not None:
             self.error(("name",), "bad-name", problem)
+        defence: dict[str, int] | None = {}
+        if "defence" in self.data:  # orm (R-ORM-SHEET-1)
+            defence = check_defence(self.data["defence"], self.ruleset, self.error)
         if not isinstance(name, str) or problem is not None or body is None or reflex is None or intellect is None or patterns is None or skills is None:
+            return None
+        if defence is None:
             return None
         return CharacterSheet(
             file=self.doc.file,
@@ -238,6 +247,7 @@ class _SheetChecker:
             plan_file=plan_file,
             plan_line_offset=line_off,
             plan_column_offset=col_off,
+            defence=defence,
         )
 
     # -- R-CHAR-1 ---------------------------------------------------------

@@ -20,6 +20,7 @@ from referee.board import parse_square
 from referee.elements import parse_pattern
 from referee.mechanicspec import ArmyReducedSpec, DecimalDiceSpec, NarrowingSpec, StepsSpec
 from referee.engine.battle import BattleSetup, Combatant, resolve_battle
+from referee.engine.mechanics.registry import build_mechanics
 from referee.plan.format import format_clause
 from referee.report.record import Report
 from referee.ruleset import Ruleset, embedded_ruleset, is_builtin_name
@@ -39,7 +40,8 @@ __all__ = [
 def skill_names(ruleset: Ruleset, ids: list[str]) -> dict[str, dict[str, str]]:
     """``{id: {"en", "ja"}}`` for the given skill ids, in catalogue order."""
     wanted = set(ids)
-    return {s.id: {"en": s.name_en, "ja": s.name_ja} for s in ruleset.catalog.skills if s.id in wanted}
+    names = {s.id: {"en": s.name_en, "ja": s.name_ja} for s in ruleset.catalog.skills if s.id in wanted}
+    return {**names, **innate_skill_names(ruleset)}  # orm's normal attack (R-ORM-ACT-5); tcgt: none
 
 
 def ruleset_summary(ruleset: Ruleset) -> dict[str, Any]:
@@ -109,6 +111,7 @@ def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder
         "skills": list(sheet.skills),
         "skill_lines": list(sheet.skill_lines),
         "plan": plan,
+        **({"defence": dict(sheet.defence)} if sheet.defence else {}),  # orm (R-ORM-SHEET-1)
     }
 
 
@@ -135,7 +138,17 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
         "setup": setup,
         "order": list(battle.order) if battle.order is not None else None,
         "skill_names": skill_names(battle.ruleset, all_skills),
+        # orm (R-ORM-BATTLE-1): written only when the battle file has them
+        **({"pcs": battle.pcs} if battle.pcs is not None else {}),
+        **({"terrain": {"blocked": list(battle.blocked)}} if battle.blocked else {}),
     }
+
+
+def innate_skill_names(ruleset: Ruleset) -> dict[str, dict[str, str]]:
+    """The names of the skills every character has beyond its sheet's
+    (R-ORM-ACT-5's normal attack); none under tcgt."""
+    return {s.id: {"en": s.name_en, "ja": s.name_ja}
+            for s in build_mechanics(ruleset.mechanics).action.innate_skills()}
 
 
 def _sheet_from_inputs(c: Mapping[str, Any]) -> CharacterSheet:
@@ -158,6 +171,7 @@ def _sheet_from_inputs(c: Mapping[str, Any]) -> CharacterSheet:
         plan_file=(c["sheet"] if plan["inline"] else plan["file"]) if plan else None,
         plan_line_offset=plan["line_offset"] if plan else 0,
         plan_column_offset=plan["column_offset"] if plan else 0,
+        defence=c.get("defence", {}),
     )
 
 
@@ -176,7 +190,9 @@ def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
         combatants.append(Combatant(sheet=sheet, plan=plan, team=c["team"],
                                     square=parse_square(square) if square else None, hp=fixed.get("hp")))
     order = inputs.get("order")
-    return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None)
+    terrain = inputs.get("terrain") or {}
+    return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None,
+                       pcs=inputs.get("pcs"), blocked=tuple(parse_square(s) for s in terrain.get("blocked", ())))
 
 
 def resolve_inputs(inputs: Mapping[str, Any], ruleset: Ruleset, seed: int | str, seed_source: str) -> Report:

@@ -109,11 +109,17 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
     return order, lines, filters
 
 
-def walk(b: Resolution, f: Fighter, max_uses: int | None = None) -> bool:
+def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintain: bool = False,
+         spent: str | None = None) -> bool:
     """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
     attacked (R-MOVE-3).  ``max_uses``: stop after that many uses or maintain
-    starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt)."""
+    starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt).
+    ``skip_maintain``: maintain entries are not this walk's (R-ORM-ACT-4's
+    main phase); ``spent``: once the uses are spent, the later entries are
+    passed with this reason rather than left unsaid (R-ORM-ACT-4, ``main_used``)."""
     order, lines, filters = walk_order(b, f)
+    if skip_maintain:
+        order = [i for i in order if not (f.skills[i].is_maintain and not f.skills[i].is_passive)]
     b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
                         skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
     frozen = f.freeze > 0
@@ -157,6 +163,7 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None) -> bool:
             if max_uses is not None:
                 max_uses -= 1
                 if max_uses <= 0:
+                    _pass_rest(b, f, order, entry, spent)
                     break
             continue
         if base is None:
@@ -180,8 +187,19 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None) -> bool:
         if max_uses is not None:
             max_uses -= 1
             if max_uses <= 0:
+                _pass_rest(b, f, order, entry, spent)
                 break
     return attacked
+
+
+def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:
+    """The entries after ``entry`` once the walk's uses are spent, each
+    passed with ``reason`` and no other test (R-ORM-ACT-4); None: unsaid."""
+    if reason is None:
+        return
+    for later in order[order.index(entry) + 1:]:
+        b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[later].id, entry=later,
+                             reason=reason, line=None, detail="", rule="R-ORM-ACT-4"))
 
 
 _COST_KANJI: dict[tuple[object, ...], str] = {}

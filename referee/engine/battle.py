@@ -84,6 +84,10 @@ class BattleSetup:
 
     combatants: tuple[Combatant, ...]
     order: tuple[str, ...] | None = None
+    #: orm (R-ORM-BATTLE-1): the side that wins initiative ties (``pcs``) and
+    #: the battle file's blocked terrain, off the map.
+    pcs: str | None = None
+    blocked: tuple[Square, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,9 +102,9 @@ class BattleRecord:
 
 
 def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[str, Skill],
-             allies: Sequence[str] = ()) -> Fighter:
+             allies: Sequence[str] = (), innate: tuple[Skill, ...] = ()) -> Fighter:
     sheet = c.sheet
-    skills = tuple(catalog_by_id[s] for s in sheet.skills)
+    skills = tuple(catalog_by_id[s] for s in sheet.skills) + innate
     plan = c.plan if isinstance(c.plan, PlanRules) else (
         EMPTY_PLAN if c.plan is None else compile_ast_plan(c.plan, ruleset, allies))
     patterns = tuple(
@@ -108,10 +112,19 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
         for p in sheet.patterns
     )
     max_hp = sheet.max_hp
-    return Fighter(sheet.name, c.team, index, sheet.body, max_hp,
-                   c.hp if c.hp is not None else max_hp,
-                   c.square if c.square is not None else Square(file=0, rank=0),
-                   skills, patterns, plan, _abilities(sheet))
+    fighter = Fighter(sheet.name, c.team, index, sheet.body, max_hp,
+                      c.hp if c.hp is not None else max_hp,
+                      c.square if c.square is not None else _UNPLACED,
+                      skills, patterns, plan, _abilities(sheet))
+    defence = getattr(sheet, "defence", None)  # orm's element defence (R-ORM-SHEET-1)
+    if defence:
+        fighter.defence = dict(defence)
+    return fighter
+
+
+#: Where a character to be drawn stands until R-SETUP-1 places it: off the
+#: map, so it fills no area an earlier draw asks about (R-ORM-MOVE-2's setup).
+_UNPLACED = Square(file=-1, rank=-1)
 
 
 def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
@@ -137,12 +150,14 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
     mechanics = build_mechanics(ruleset.mechanics)
     catalog_by_id = {s.id: s for s in ruleset.catalog.skills}
     teams = {t: tuple(c.sheet.name for c in setup.combatants if c.team == t) for t in (WHITE, BLACK)}
-    fighters = [_fighter(c, i, ruleset, catalog_by_id, teams.get(c.team, ()))
+    innate = mechanics.action.innate_skills()
+    fighters = [_fighter(c, i, ruleset, catalog_by_id, teams.get(c.team, ()), innate)
                 for i, c in enumerate(setup.combatants)]
     spec = ruleset.map
     graph = MapGraph(width=spec.width, height=spec.height, adjacency=mechanics.movement.adjacency,
-                     blocked=frozenset(parse_square(s) for s in spec.blocked))
+                     blocked=frozenset(parse_square(s) for s in spec.blocked) | frozenset(setup.blocked))
     state = BattleState(fighters, graph, mechanics.range)
+    state.pcs = setup.pcs
     b = Resolution(state, ruleset, mechanics, rng if rng is not None else BattleRng(seed))
     b.emit(E.BattleStart(turn=0, seed=seed, ruleset=ruleset.name,
                          white=tuple(f.name for f in fighters if f.team == WHITE),

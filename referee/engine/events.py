@@ -1049,3 +1049,140 @@ class D100Check(Event):
 
 
 EVENT_TYPES.update({cls.TYPE: cls for cls in (InitiativeValue, D100Check)})
+
+# --- orm (variant-orm.md) ---------------------------------------------------
+# Emitted only by the orm mechanics (referee/engine/mechanics/orm_*.py), R-ORM-EV-1.
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeScore(Event):
+    """R-ORM-INIT-1: 先制値 = 行動値 (``base``) + ``die``."""
+
+    TYPE: ClassVar[str] = "initiative_score"
+    actor: str
+    base: int
+    die: int
+    value: int
+    rule: str = "R-ORM-INIT-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeTie(Event):
+    """R-ORM-INIT-2: one 先制値 shared: ``tied`` in roster order, ``order`` as
+    settled, ``draws`` the choices drawn (empty when pcs or reflex settled it)."""
+
+    TYPE: ClassVar[str] = "initiative_tie"
+    value: int
+    tied: tuple[str, ...]
+    order: tuple[str, ...]
+    draws: tuple[int, ...]
+    rule: str = "R-ORM-INIT-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseStart(Event):
+    """R-ORM-ACT-1: the ``simple`` or ``main`` phase opens with ``uses``."""
+
+    TYPE: ClassVar[str] = "phase_start"
+    actor: str
+    phase: str
+    uses: int
+    rule: str = "R-ORM-ACT-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimpleUse(Event):
+    """R-ORM-ACT-2/3: simple use ``n``: a ``switch``, ``maintain`` or ``move``."""
+
+    TYPE: ClassVar[str] = "simple_use"
+    actor: str
+    n: int
+    kind: str
+    skill: str | None
+    from_square: Square
+    to_square: Square
+    steps: int
+    rule: str = "R-ORM-ACT-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Nd6Check(Event):
+    """R-ORM-CHK-1: one check, every face in order."""
+
+    TYPE: ClassVar[str] = "nd6_check"
+    actor: str
+    role: str
+    skill: str
+    against: str | None
+    ability: str
+    ability_value: int
+    dice: tuple[int, ...]
+    support: int
+    supporter: str | None
+    critical: bool
+    fumble: bool
+    value: int
+    rule: str = "R-ORM-CHK-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpposedResult(Event):
+    """R-ORM-CHK-3: the action value against one reaction; ``reason``
+    ``higher``, ``lower``, ``tie``, ``action_fumble`` or ``reaction_fumble``."""
+
+    TYPE: ClassVar[str] = "opposed_result"
+    actor: str
+    target: str
+    skill: str
+    action_value: int
+    reaction_value: int | None
+    hit: bool
+    reason: str
+    rule: str = "R-ORM-CHK-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DamageRoll(Event):
+    """R-ORM-DMG-1: power + dice + critical bonus - element defence."""
+
+    TYPE: ClassVar[str] = "damage_roll"
+    actor: str
+    target: str
+    skill: str
+    cause: str
+    element: str
+    power: int
+    dice: tuple[int, ...]
+    critical_bonus: int
+    defence: int
+    total: int
+    rule: str = "R-ORM-DMG-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HealRoll(Event):
+    """R-ORM-DMG-2: heal + dice, before the cap."""
+
+    TYPE: ClassVar[str] = "heal_roll"
+    actor: str
+    target: str
+    skill: str
+    base: int
+    dice: tuple[int, ...]
+    total: int
+    rule: str = "R-ORM-DMG-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FollowUp(Event):
+    """R-ORM-SUP-2: ``actor`` follows ``supporting``'s use with a normal attack on ``target``."""
+
+    TYPE: ClassVar[str] = "follow_up"
+    actor: str
+    supporting: str
+    target: str
+    rule: str = "R-ORM-SUP-2"
+
+
+EVENT_TYPES.update({cls.TYPE: cls for cls in (InitiativeScore, InitiativeTie, PhaseStart, SimpleUse, Nd6Check,
+                                              OpposedResult, DamageRoll, HealRoll, FollowUp)})

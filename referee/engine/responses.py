@@ -148,10 +148,13 @@ def push(b: Resolution, victim: Fighter, away_from: Fighter, actor: str, skill: 
     direction = b.mechanics.movement.push_direction(b, away_from.square, victim.square)
     kb = b.state.graph.knockback(away_from.square, victim.square, direction)
     start = victim.square
-    victim.square = kb.dest
-    b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=kb.dest,
-                       direction=direction.name, wall=kb.hit_wall, actor=actor, skill=skill, rule=rule))
-    if kb.hit_wall:
+    dest, wall = kb.dest, kb.hit_wall
+    if not wall and not b.mechanics.movement.may_stop(b.state, victim, dest):
+        dest, wall = start, True  # R-ORM-MOVE-2: a full area of its side is a wall
+    victim.square = dest
+    b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=dest,
+                       direction=direction.name, wall=wall, actor=actor, skill=skill, rule=rule))
+    if wall:
         b.lose_hp(victim, 1, "wall", actor=actor, skill=skill, rule="R-KNOCK-3")
 
 

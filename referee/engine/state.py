@@ -57,6 +57,10 @@ class PatternSpec:
         object.__setattr__(self, "text", "".join(e.kanji for e in self.elements))
 
 
+#: A fighter without element defence (shared, never mutated).
+_NO_DEFENCE: Mapping[str, int] = {}
+
+
 class Fighter:
     """One character in battle: its sheet (read-only) and its state."""
 
@@ -64,7 +68,7 @@ class Fighter:
         "name", "team", "index", "body", "max_hp", "hp", "square", "down",
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
-        "abilities", "evasion_dice", "mechanic_state",
+        "abilities", "evasion_dice", "mechanic_state", "defence",
     )
 
     def __init__(
@@ -119,6 +123,8 @@ class Fighter:
         #: What a ruleset's own mechanics remember of this character during
         #: a battle (mechanics are stateless, architecture.md); None under tcgt.
         self.mechanic_state: object | None = None
+        #: orm (R-ORM-SHEET-1): element name -> defence points; empty: none.
+        self.defence: Mapping[str, int] = _NO_DEFENCE
 
     # -- views ---------------------------------------------------------------
     @property
@@ -180,6 +186,9 @@ class BattleState:
     #: wiz (R-WIZ-MELEE-1): character -> the first target of its latest
     #: active melee weapon use; read only while that one shares its area.
     faces: dict[str, str] = field(default_factory=dict)
+    # --- orm (variant-orm.md) ---
+    #: R-ORM-INIT-2: the battle file's ``pcs`` side, first among equal 先制値.
+    pcs: str | None = None
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}

@@ -743,6 +743,59 @@ class WrittenReport(EventVisitor):
             self._item(self._m("wiz.d100.melee", facing=self._m(f"wiz.facing.{e.facing}"),
                                facing_bonus=e.facing_bonus, **common))
 
+    # --- orm (variant-orm.md) ---
+    def on_initiative_score(self, e: Any) -> None:
+        """R-ORM-INIT-1: 行動値 + the die, every turn."""
+        self._item(self._m("orm.initiative", actor=e.actor, base=e.base, die=e.die, value=e.value))
+
+    def on_initiative_tie(self, e: Any) -> None:
+        """R-ORM-INIT-2: who shared a 先制値 and how it was settled."""
+        how = (self._m("orm.initiative_tie.drawn", draws=self._list(e.draws)) if e.draws
+               else word(self.lang, "orm.initiative_tie.settled"))
+        self._item(self._m("orm.initiative_tie", value=e.value, tied=self._list(e.tied), order=self._list(e.order),
+                           how=how))
+
+    def on_phase_start(self, e: Any) -> None:
+        self._why(self._m(f"orm.phase.{e.phase}", actor=e.actor, uses=e.uses))
+
+    def on_simple_use(self, e: Any) -> None:
+        """R-ORM-ACT-2/3: what each simple use was spent on (``--explain``)."""
+        self._why(self._m(f"orm.simple_use.{e.kind}", n=e.n, skill=self._skill(e.skill),
+                          from_=square_text(e.from_square), to=square_text(e.to_square), steps=e.steps))
+
+    def on_nd6_check(self, e: Any) -> None:
+        """R-ORM-CHK-1: every face, the value, support, critical and fumble,
+        as a GM posts it: ``3d6+3 [5,4,2]+3 +2 (Lu) = 14``."""
+        bonus = e.value - sum(e.dice) - e.ability_value - e.support
+        fields = dict(actor=e.actor, skill=self._skill(e.skill), against=e.against or "",
+                      ability=word(self.lang, f"orm.ability.{e.ability}"), count=len(e.dice), x=e.ability_value,
+                      dice="[" + ",".join(str(d) for d in e.dice) + "]",
+                      support=self._m("orm.support", support=e.support, supporter=e.supporter) if e.support else "",
+                      critical=self._m("orm.critical", bonus=bonus) if e.critical else "",
+                      fumble=word(self.lang, "orm.fumble") if e.fumble else "", value=e.value)
+        self._item(self._m(f"orm.check.{e.role}", **fields))
+
+    def on_opposed_result(self, e: Any) -> None:
+        """R-ORM-CHK-3: the comparison and who won (the reaction wins ties)."""
+        self._item(self._m(f"orm.opposed.{e.reason}", actor=e.actor, target=e.target, action=e.action_value,
+                           reaction=e.reaction_value))
+
+    def on_damage_roll(self, e: Any) -> None:
+        """R-ORM-DMG-1: power + dice (+ critical) − element defence."""
+        element = self.report_word(f"element.{e.element}", e.element)
+        self._item(self._m("orm.damage_roll", power=e.power, dice="[" + ",".join(str(d) for d in e.dice) + "]",
+                           critical=self._m("orm.damage_roll.critical", bonus=e.critical_bonus) if e.critical_bonus else "",
+                           defence=self._m("orm.damage_roll.defence", defence=e.defence, element=element)
+                           if e.defence else "", total=e.total))
+
+    def on_heal_roll(self, e: Any) -> None:
+        self._item(self._m("orm.heal_roll", base=e.base, dice="[" + ",".join(str(d) for d in e.dice) + "]",
+                           total=e.total))
+
+    def on_follow_up(self, e: Any) -> None:
+        """R-ORM-SUP-2: the follower, whom it supports, and the target."""
+        self._item(self._m("orm.follow_up", actor=e.actor, supporting=e.supporting, target=e.target))
+
     def on_unhandled(self, e: Any) -> None:
         raise TypeError(f"the written report has no sentence for event type {e.TYPE!r}")
 

@@ -26,7 +26,7 @@ from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, is_hit, margin, next_in_fixed_order, ring_number, roll_pool, select_next,
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
-from referee.engine.mechanics.tcgt import QuietHitHooks, StepMovement
+from referee.engine.mechanics.tcgt import NoInnateSkills, QuietHitHooks, StepMovement
 from referee.engine.movement import move_step
 from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
@@ -178,7 +178,7 @@ def would_step(ctx: Resolution, f: Fighter, attacked: bool) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class SupportAndAction:
+class SupportAndAction(NoInnateSkills):
     """R-D20-TURN-1..3: pattern and panels; the action first if it can be
     taken now, the support after it, else the support first; maintenance;
     statuses tick."""

@@ -74,6 +74,21 @@ class BlockingSteps:
     enemies_block: bool = True
     engagement_lock: bool = False
     knockback: Literal["direct", "axis"] = "direct"
+    #: R-ORM-MOVE-2: characters of one side an area holds (0: no limit).
+    capacity_per_side: int = 0
+
+    def may_stop(self, state: BattleState, mover: Fighter, square: Square) -> bool:
+        """R-ORM-MOVE-2: "An area holds at most `capacity_per_side` (2)
+        characters of one side; enemies do not count ... A mover may pass a
+        full area of its side but not stop there."  Off the map: never."""
+        if not state.graph.contains(square):
+            return False
+        if self.capacity_per_side <= 0:
+            return True
+        team = mover.team
+        held = sum(1 for g in state.fighters
+                   if g is not mover and not g.down and g.team == team and g.square == square)
+        return held < self.capacity_per_side
 
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         """tcgt's reasons (sunk, engaged, bound), without ``engaged`` when
@@ -146,8 +161,9 @@ def step_movement(spec: StepsSpec) -> Movement:
     """The ``steps`` kind: tcgt's :class:`StepMovement` unless the ruleset
     writes ORM's ``enemies_block`` / ``engagement_lock`` (R-ORM-MOVE-1)."""
     if isinstance(spec, BlockingStepsSpec) and (spec.enemies_block or not spec.engagement_lock
-                                                or spec.knockback != "direct"):
-        return BlockingSteps(spec.adjacency, spec.enemies_block, spec.engagement_lock, spec.knockback)
+                                                or spec.knockback != "direct" or spec.capacity_per_side):
+        return BlockingSteps(spec.adjacency, spec.enemies_block, spec.engagement_lock, spec.knockback,
+                             spec.capacity_per_side)
     return StepMovement(spec.adjacency)
 
 

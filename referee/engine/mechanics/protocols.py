@@ -112,6 +112,11 @@ class Movement(Protocol):
         leaves a choice."""
         ...
 
+    def may_stop(self, state: BattleState, mover: Fighter, square: Square) -> bool:
+        """Whether ``mover`` may end a move or a push on ``square``
+        (R-ORM-MOVE-2: not in a full area of its side); tcgt: always."""
+        ...
+
 
 class Initiative(Protocol):
     """The action order (R-TURN-1)."""
@@ -138,6 +143,11 @@ class ActionShape(Protocol):
 
     def act(self, ctx: Resolution, fighter: Fighter) -> None:
         """Resolve the whole action.  :raises BattleOver: via the end check."""
+        ...
+
+    def innate_skills(self) -> tuple[Skill, ...]:
+        """Skills every character has after its sheet's entries (R-ORM-ACT-5's
+        normal attack); tcgt: none."""
         ...
 
 

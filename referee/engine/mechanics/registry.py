@@ -150,3 +150,12 @@ from referee.mechanicspec import InValueSpec, PercentileSpec  # noqa: E402
 INITIATIVE.register("in_value", lambda spec: InValue(DecimalDice(
     typed(InValueSpec, spec).dice, typed(InValueSpec, spec).sides, typed(InValueSpec, spec).reroll)))
 HIT.register("percentile", lambda spec: Percentile(typed(PercentileSpec, spec)))
+
+# --------------------------------------------------------------------------- orm (variant-orm.md): the ruleset's own kinds
+from referee.engine.mechanics import orm_checks as _orm_checks, orm_turn as _orm_turn  # noqa: E402
+from referee.mechanicspec import OpposedNd6Spec, PowerPlusDiceSpec, SimpleMainSpec, ValuePlusDiceSpec  # noqa: E402
+
+INITIATIVE.register("value_plus_dice", lambda spec: _orm_turn.ValuePlusDice(typed(ValuePlusDiceSpec, spec)))
+ACTION.register("simple_main", lambda spec: _orm_turn.SimpleMain(typed(SimpleMainSpec, spec)))
+HIT.register("opposed_nd6", lambda spec: _orm_checks.OpposedNd6(typed(OpposedNd6Spec, spec)))
+DAMAGE.register("power_plus_dice", lambda spec: _orm_checks.PowerPlusDice(typed(PowerPlusDiceSpec, spec)))

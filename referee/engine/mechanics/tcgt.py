@@ -60,6 +60,9 @@ class StepMovement:
         away = direction_between(attacker, target)
         return away if away is not None else choose(ctx.rng, "knockback", DIRECTIONS)
 
+    def may_stop(self, state: BattleState, mover: Fighter, square: Square) -> bool:
+        return True
+
 
 def play_in_order(initiative: Initiative, ctx: Resolution, fixed: bool) -> None:
     """R-TURN-1's turn: the order (redrawn first when the initiative rolls
@@ -112,8 +115,17 @@ class DecimalDice:
         play_in_order(self, ctx, fixed)
 
 
+class NoInnateSkills:
+    """The ``action`` protocol's default: no skill beyond the sheet's."""
+
+    __slots__ = ()
+
+    def innate_skills(self) -> tuple[Skill, ...]:
+        return ()
+
+
 @dataclass(frozen=True, slots=True)
-class SkillWalk:
+class SkillWalk(NoInnateSkills):
     """R-TURN-2..5: pattern and panels, the skill walk, maintenance, one
     move, then the statuses tick (``engine/action.py``; the function itself,
     no wrapper frame on every action)."""
