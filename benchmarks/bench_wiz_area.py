@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.board import Square  # noqa: E402
 from referee.engine.mechanics.metric import Chebyshev  # noqa: E402
-from referee.engine.wiz_area import AreaParams, Candidate, Role, make_groups, select  # noqa: E402
+from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Role, make_groups, select  # noqa: E402
 
 
 def field() -> list[Candidate]:

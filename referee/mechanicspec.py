@@ -797,3 +797,40 @@ _WIZ_BUILT: tuple[KindInfo, ...] = (
 )
 for _info in _WIZ_BUILT:
     KINDS[_info.slot][_info.kind] = _info  # replaces the planned entry of the same name
+
+
+# --- wiz: the action and the area (variant-wiz.md R-WIZ-ACT-1, CAST-*, AREA-*) ---
+
+
+@dataclass(frozen=True)
+class OneMainUseSpec(MechanicSpec):
+    """``action: {kind: one_main_use, cast_delay: true}`` (R-WIZ-ACT-1,
+    R-WIZ-CAST-1..3): one main use a turn; spells resolve later by level."""
+
+    cast_delay: bool = True
+
+
+@dataclass(frozen=True)
+class RolledGroupsSpec(MechanicSpec):
+    """``area: {kind: rolled_groups, extra_group_penalty: 2, exclusion_cost: 1}``
+    (R-WIZ-AREA-1..8): AdB targets taken from groups of neighbours."""
+
+    extra_group_penalty: int = 2
+    exclusion_cost: int = 1
+
+
+def _one_main_use(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return OneMainUseSpec(kind, bool(p.get("cast_delay", True)))
+
+
+def _rolled_groups(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return RolledGroupsSpec(kind, cast(int, p.get("extra_group_penalty", 2)), cast(int, p.get("exclusion_cost", 1)))
+
+
+for _info in (
+    KindInfo("action", "one_main_use", "R-WIZ-ACT-1, R-WIZ-CAST-1..3 (variant-wiz.md)",
+             {"cast_delay": _is_bool}, (), _one_main_use),
+    KindInfo("area", "rolled_groups", "R-WIZ-AREA-1..8 (variant-wiz.md)",
+             {"extra_group_penalty": _int_in(0, 99), "exclusion_cost": _int_in(0, 99)}, (), _rolled_groups),
+):
+    KINDS[_info.slot][_info.kind] = _info  # replaces the planned entry of the same name

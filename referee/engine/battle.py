@@ -75,6 +75,8 @@ class Combatant:
     team: str
     square: Square | None = None
     hp: int | None = None
+    #: ``setup.NAME.size`` (variant-wiz.md R-WIZ-BATTLE-1); None: the default.
+    size: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,10 +110,12 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
         for p in sheet.patterns
     )
     max_hp = sheet.max_hp
-    return Fighter(sheet.name, c.team, index, sheet.body, max_hp,
-                   c.hp if c.hp is not None else max_hp,
-                   c.square if c.square is not None else Square(file=0, rank=0),
-                   skills, patterns, plan, _abilities(sheet))
+    f = Fighter(sheet.name, c.team, index, sheet.body, max_hp,
+                c.hp if c.hp is not None else max_hp,
+                c.square if c.square is not None else Square(file=0, rank=0),
+                skills, patterns, plan, _abilities(sheet))
+    f.size = c.size
+    return f
 
 
 def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
@@ -122,6 +126,10 @@ def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
         value = getattr(sheet, name, None)
         if isinstance(value, int):
             found[name] = value
+    # A sheet block's skill levels (variant-wiz.md R-WIZ-SHEET-1), by their keys.
+    levels = getattr(sheet, "levels", None)
+    if isinstance(levels, Mapping):
+        found.update({k: v for k, v in levels.items() if isinstance(k, str) and isinstance(v, int)})
     return found
 
 

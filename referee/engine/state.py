@@ -65,6 +65,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state",
+        "size",
     )
 
     def __init__(
@@ -119,6 +120,8 @@ class Fighter:
         #: What a ruleset's own mechanics remember of this character during
         #: a battle (mechanics are stateless, architecture.md); None under tcgt.
         self.mechanic_state: object | None = None
+        #: wiz (R-WIZ-BATTLE-1): the battle file's size (T..H); None: the default.
+        self.size: str | None = None
 
     # -- views ---------------------------------------------------------------
     @property

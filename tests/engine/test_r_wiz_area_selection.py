@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from referee.board import Square, parse_square
 from referee.engine.mechanics.metric import Chebyshev
-from referee.engine.wiz_area import AreaParams, Candidate, Role, Selection, TallyStep, make_groups, select
+from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Role, Selection, TallyStep, make_groups, select
 
 DIST = Chebyshev().distance
 

@@ -150,3 +150,9 @@ from referee.mechanicspec import InValueSpec, PercentileSpec  # noqa: E402
 INITIATIVE.register("in_value", lambda spec: InValue(DecimalDice(
     typed(InValueSpec, spec).dice, typed(InValueSpec, spec).sides, typed(InValueSpec, spec).reroll)))
 HIT.register("percentile", lambda spec: Percentile(typed(PercentileSpec, spec)))
+from referee.engine.mechanics.wiz import OneMainUse, RolledGroups  # noqa: E402
+from referee.mechanicspec import OneMainUseSpec, RolledGroupsSpec  # noqa: E402
+
+ACTION.register("one_main_use", lambda spec: OneMainUse(typed(OneMainUseSpec, spec).cast_delay))
+AREA.register("rolled_groups", lambda spec: RolledGroups(
+    typed(RolledGroupsSpec, spec).extra_group_penalty, typed(RolledGroupsSpec, spec).exclusion_cost))
