@@ -109,6 +109,8 @@ def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder
         "skills": list(sheet.skills),
         "skill_lines": list(sheet.skill_lines),
         "plan": plan,
+        # variant-wiz.md R-WIZ-SHEET-1: the levels, only when the sheet has them.
+        **({"wiz": dict(sheet.wiz)} if sheet.wiz else {}),
     }
 
 
@@ -120,8 +122,8 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
     """
     folder = os.path.dirname(battle.file)
     characters = [_sheet_inputs(e.sheet, e.team, e.path, folder, e.plan) for e in battle.entries]
-    setup = {e.name: {k: v for k, v in (("square", e.square), ("hp", e.hp)) if v is not None}
-             for e in battle.entries if e.square is not None or e.hp is not None}
+    setup = {e.name: {k: v for k, v in (("square", e.square), ("hp", e.hp), ("size", e.size)) if v is not None}
+             for e in battle.entries if e.square is not None or e.hp is not None or e.size is not None}
     all_skills = [s for e in battle.entries for s in e.sheet.skills]
     return {
         "title": battle.title,
@@ -158,6 +160,7 @@ def _sheet_from_inputs(c: Mapping[str, Any]) -> CharacterSheet:
         plan_file=(c["sheet"] if plan["inline"] else plan["file"]) if plan else None,
         plan_line_offset=plan["line_offset"] if plan else 0,
         plan_column_offset=plan["column_offset"] if plan else 0,
+        wiz=tuple(sorted(c.get("wiz", {}).items())),
     )
 
 
@@ -174,7 +177,8 @@ def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
         fixed = setup.get(c["name"], {})
         square = fixed.get("square")
         combatants.append(Combatant(sheet=sheet, plan=plan, team=c["team"],
-                                    square=parse_square(square) if square else None, hp=fixed.get("hp")))
+                                    square=parse_square(square) if square else None, hp=fixed.get("hp"),
+                                    size=fixed.get("size")))
     order = inputs.get("order")
     return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None)
 
