@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.board import InvalidSquareError, parse_square
+from referee.mechanicspec import WIZ_SIZE, feature_providers
 from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
@@ -77,6 +78,8 @@ class BattleEntry:
     plan: Any
     square: str | None = None
     hp: int | None = None
+    #: variant-wiz.md R-WIZ-BATTLE-1: ``setup.NAME.size``, else None (M).
+    size: str | None = None
 
     @property
     def name(self) -> str:
@@ -571,7 +574,8 @@ class _BattleLoader:
             return None
         self._setup_squares(ruleset)
         by_name = {e.name: e for e in entries}
-        fixed: dict[str, tuple[str | None, int | None]] = {}
+        fixed: dict[str, tuple[str | None, int | None, str | None]] = {}
+        features = ruleset.features
         for name, spec in setup.items():
             if not isinstance(spec, dict):
                 continue
@@ -587,8 +591,15 @@ class _BattleLoader:
             if isinstance(hp, int) and not isinstance(hp, bool) and hp > entry.sheet.max_hp:
                 self.error(field + ("hp",), "out-of-range",
                            f"setup.{name}.hp must be 1..{entry.sheet.max_hp} (its maximum HP, R-CHAR-2), not {hp}")
+            size = spec.get("size")
+            if size is not None and WIZ_SIZE not in features.names:
+                self.error(field + ("size",), "clause-not-in-ruleset",
+                           f"{WIZ_SIZE} is not part of ruleset '{features.ruleset}'",
+                           hint="it comes with the mechanics " + "; ".join(feature_providers(WIZ_SIZE)), at_key=True)
+                size = None
             fixed[str(name)] = (square if isinstance(square, str) else None,
-                                hp if isinstance(hp, int) and not isinstance(hp, bool) else None)
+                                hp if isinstance(hp, int) and not isinstance(hp, bool) else None,
+                                size if isinstance(size, str) else None)
         return [
             BattleEntry(e.team, e.path, e.sheet, e.plan, *fixed[e.name]) if e.name in fixed else e
             for e in entries

@@ -187,6 +187,10 @@ class Skill:
     knockback: KnockbackChance | None = None
     reaction: Reaction | None = None
     note: str | None = None
+    #: variant-wiz.md R-WIZ-AREA-1: every use is an area use of A x B (A, B).
+    area: tuple[int, int] | None = None
+    #: variant-wiz.md R-WIZ-KIND-1: ``weapon`` or ``spell``; None: by the cost.
+    kind: str | None = None
 
     def has(self, cls: SkillClass) -> bool:
         """Whether the skill carries class ``cls`` (R-SK-2)."""
@@ -571,7 +575,15 @@ def _build_skill(raw: dict[str, Any]) -> Skill:
         knockback=KnockbackChance(_chance(kb.get("chance"))) if kb is not None else None,
         reaction=_build_reaction(raw["reaction"], element) if "reaction" in raw else None,
         note=raw.get("note"),
+        area=_area(raw["area"]) if "area" in raw else None,
+        kind=raw.get("kind"),
     )
+
+
+def _area(text: str) -> tuple[int, int]:
+    """``"5x5"`` -> (5, 5) (the schema checked the shape, R-WIZ-CHECK-1)."""
+    a, b = text.split("x")
+    return int(a), int(b)
 
 
 def builtin_catalog_path() -> Path:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal, cast
 
 from referee.board import InvalidSquareError, parse_rect
@@ -933,3 +933,82 @@ _WIZ_BUILT: tuple[KindInfo, ...] = (
 )
 for _info in _WIZ_BUILT:
     KINDS[_info.slot][_info.kind] = _info  # replaces the planned entry of the same name
+
+
+# --- wiz: the action and the area (variant-wiz.md R-WIZ-ACT-1, CAST-*, AREA-*) ---
+
+
+@dataclass(frozen=True)
+class OneMainUseSpec(MechanicSpec):
+    """``action: {kind: one_main_use, cast_delay: true}`` (R-WIZ-ACT-1,
+    R-WIZ-CAST-1..3): one main use a turn; spells resolve later by level."""
+
+    cast_delay: bool = True
+
+
+@dataclass(frozen=True)
+class RolledGroupsSpec(MechanicSpec):
+    """``area: {kind: rolled_groups, extra_group_penalty: 2, exclusion_cost: 1}``
+    (R-WIZ-AREA-1..8): AdB targets taken from groups of neighbours."""
+
+    extra_group_penalty: int = 2
+    exclusion_cost: int = 1
+
+
+def _one_main_use(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return OneMainUseSpec(kind, bool(p.get("cast_delay", True)))
+
+
+def _rolled_groups(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return RolledGroupsSpec(kind, cast(int, p.get("extra_group_penalty", 2)), cast(int, p.get("exclusion_cost", 1)))
+
+
+#: What the wiz kinds let sheets, battle files and plans write (R-WIZ-CHECK-1).
+WIZ_BLOCK = "the `wiz:` sheet block (wiz)"
+WIZ_SIZE = "a battle file's `size` (wiz)"
+WIZ_SPARE = "the `spare` clause (wiz)"
+WIZ_FROZEN = "the `frozen` condition (wiz)"
+WIZ_ENEMY_WITH = "`enemy with` (wiz)"
+WIZ_AIM = "the `take aim at` clause (wiz, with aim on)"
+
+for _info in (
+    KindInfo("action", "one_main_use", "R-WIZ-ACT-1, R-WIZ-CAST-1..3 (variant-wiz.md)",
+             {"cast_delay": _is_bool}, (), _one_main_use, features=frozenset({WIZ_BLOCK})),
+    KindInfo("area", "rolled_groups", "R-WIZ-AREA-1..8 (variant-wiz.md)",
+             {"extra_group_penalty": _int_in(0, 99), "exclusion_cost": _int_in(0, 99)}, (), _rolled_groups,
+             features=frozenset({WIZ_BLOCK, WIZ_SPARE, WIZ_FROZEN, WIZ_ENEMY_WITH})),
+):
+    KINDS[_info.slot][_info.kind] = _info  # replaces the planned entry of the same name
+# IN reads move and flexible, the hit roll wide_view, sense and the sizes.
+KINDS["initiative"]["in_value"] = replace(KINDS["initiative"]["in_value"], features=frozenset({WIZ_BLOCK}))
+KINDS["hit"]["percentile"] = replace(KINDS["hit"]["percentile"], features=frozenset({WIZ_BLOCK, WIZ_SIZE}))
+
+
+@dataclass(frozen=True)
+class WizBlockRules:
+    """``sheet_blocks: {wiz: {...}}`` (R-WIZ-SHEET-1): the level budget per
+    point of intellect, the highest level, the highest ``wide_view``."""
+
+    points_per_intellect: int = 1
+    max_level: int = 5
+    max_wide_view: int = 2
+
+
+def wiz_block_rules(data: Mapping[str, object] | None) -> WizBlockRules:
+    """The ruleset's ``sheet_blocks.wiz`` numbers (defaults: the spec's)."""
+    blocks = data.get("sheet_blocks") if isinstance(data, Mapping) else None
+    raw = blocks.get("wiz") if isinstance(blocks, Mapping) else None
+    if not isinstance(raw, Mapping):
+        return WizBlockRules()
+    return WizBlockRules(int(cast(int, raw.get("points_per_intellect", 1))), int(cast(int, raw.get("max_level", 5))),
+                         int(cast(int, raw.get("max_wide_view", 2))))
+
+
+#: Sheet blocks a feature lets sheets carry: feature -> the block's key.
+SHEET_BLOCKS: dict[str, str] = {WIZ_BLOCK: "wiz"}
+
+
+def sheet_blocks_of(spec: MechanicsSpec) -> tuple[str, ...]:
+    """The sheet blocks whose levels these mechanics read (sorted keys)."""
+    features = spec.features()
+    return tuple(sorted(block for feature, block in SHEET_BLOCKS.items() if feature in features))

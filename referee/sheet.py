@@ -26,6 +26,7 @@ from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
 from referee.plan.gate import gate_diagnostics
 from referee.ormfiles import check_defence
+from referee.mechanicspec import WIZ_BLOCK, feature_providers, wiz_block_rules
 from referee.ruleset import Ruleset
 from referee.textcheck import name_problem
 from referee.textfile import decode_text
@@ -41,6 +42,16 @@ ABILITY_KEYS: dict[str, str] = {
     "知性": "intellect",
 }
 _ABILITY_JA = {"body": "体力", "reflex": "神経反射", "intellect": "知性"}
+
+#: variant-wiz.md R-WIZ-SHEET-1: the ``wiz:`` block's keys (English and Japanese).
+WIZ_LEVEL_KEYS: dict[str, str] = {
+    "magic_change": "magic_change", "magic_amplify": "magic_amplify", "move": "move", "flexible": "flexible",
+    "chant": "chant", "wide_view": "wide_view", "sense": "sense",
+    "魔法変化": "magic_change", "魔法増幅": "magic_amplify", "移動力": "move", "柔軟": "flexible",
+    "魔法詠唱": "chant", "広視界": "wide_view", "気配感知": "sense",
+}
+_WIZ_KEYS_SHOWN = ("magic_change (魔法変化)", "magic_amplify (魔法増幅)", "move (移動力)", "flexible (柔軟)",
+                   "chant (魔法詠唱)", "wide_view (広視界)", "sense (気配感知)")
 
 #: Japanese top-level keys players write, and the key the sheet wants.
 JAPANESE_SHEET_KEYS: dict[str, str] = {
@@ -107,6 +118,9 @@ class CharacterSheet:
     plan_column_offset: int = 0
     #: orm (R-ORM-SHEET-1): element -> defence points; empty without a block.
     defence: Mapping[str, int] = field(default_factory=dict)
+    #: variant-wiz.md R-WIZ-SHEET-1: the ``wiz:`` levels by English key
+    #: (absent keys are 0); empty without the block.
+    wiz: tuple[tuple[str, int], ...] = ()
 
     @property
     def has_plan(self) -> bool:
@@ -220,6 +234,7 @@ class _SheetChecker:
         patterns = self._patterns(reflex, intellect)
         skills, skill_lines = self._skills(intellect)
         plan = self._plan()
+        wiz = self._wiz_block(intellect)
         text, plan_file, line_off, col_off = plan
         self.parts = _SheetParts(self.doc.file, self._conditions, skills, intellect,
                                  text, plan_file, line_off, col_off)
@@ -248,7 +263,51 @@ class _SheetChecker:
             plan_line_offset=line_off,
             plan_column_offset=col_off,
             defence=defence,
+            wiz=wiz,
         )
+
+    # -- variant-wiz.md R-WIZ-SHEET-1, R-WIZ-CHECK-1 ---------------------------
+
+    def _wiz_block(self, intellect: int | None) -> tuple[tuple[str, int], ...]:
+        """The ``wiz:`` levels: refused under a ruleset whose mechanics do
+        not read them; each key known, each value a whole number 0..max
+        (``wide_view`` 0..its own max), the sum within points x intellect."""
+        raw = self.data.get("wiz")
+        if raw is None:
+            return ()
+        features = self.ruleset.features
+        if WIZ_BLOCK not in features.names:
+            self.error(("wiz",), "clause-not-in-ruleset", f"{WIZ_BLOCK} is not part of ruleset '{features.ruleset}'",
+                       hint="it comes with the mechanics " + "; ".join(feature_providers(WIZ_BLOCK)), at_key=True)
+            return ()
+        if not isinstance(raw, dict):
+            self.error(("wiz",), "invalid-value", "wiz: a mapping of levels such as {magic_change: 2, chant: 1}")
+            return ()
+        rules = wiz_block_rules(self.ruleset.data)
+        found: dict[str, int] = {}
+        for key, value in raw.items():
+            english = WIZ_LEVEL_KEYS.get(key) if isinstance(key, str) else None
+            if english is None:
+                self.error(("wiz", key), "unknown-field",
+                           f"wiz: no level {key!r}; levels: {', '.join(_WIZ_KEYS_SHOWN)} (R-WIZ-SHEET-1)", at_key=True)
+                continue
+            if english in found:
+                self.error(("wiz", key), "invalid-value", f"wiz: {english} is given twice", at_key=True)
+                continue
+            top = rules.max_wide_view if english == "wide_view" else rules.max_level
+            if type(value) is not int or not 0 <= value <= top:
+                self.error(("wiz", key), "invalid-value",
+                           f"wiz {english}: expected a whole number from 0 to {top} (R-WIZ-SHEET-1)")
+                continue
+            found[english] = value
+        if intellect is not None:
+            budget = rules.points_per_intellect * intellect
+            total = sum(found.values())
+            if total > budget:
+                self.error(("wiz",), "invalid-value",
+                           f"wiz levels sum to {total}; intellect {intellect} allows at most {budget} (R-WIZ-SHEET-1)",
+                           at_key=True)
+        return tuple(sorted(found.items()))
 
     # -- R-CHAR-1 ---------------------------------------------------------
 

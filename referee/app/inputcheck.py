@@ -104,6 +104,8 @@ class _Checker:
         }
         if c["plan"] is not None:
             data["plan"] = {"text": c["plan"]["text"]}
+        if "wiz" in c:  # variant-wiz.md R-WIZ-SHEET-1: the levels are checked like the sheet's
+            data["wiz"] = c["wiz"]
         sheet, problems = parse_sheet(json.dumps(data, ensure_ascii=False), where, self.ruleset)
         for d in problems:
             if d.is_error:
@@ -138,9 +140,11 @@ class _Checker:
             if name not in seen:
                 self.error("unknown-character", where, "names nobody in this battle")
                 continue
-            if not isinstance(spec, dict) or set(spec) - {"square", "hp"}:
-                self.error("bad-input", where, "is not {square, hp}")
+            if not isinstance(spec, dict) or set(spec) - {"square", "hp", "size"}:
+                self.error("bad-input", where, "is not {square, hp, size}")
                 continue
+            if spec.get("size") not in (None, "T", "S", "M", "L", "H"):
+                self.error("out-of-range", f"{where}.size", f"must be T, S, M, L or H, not {spec.get('size')!r}")
             square, hp = spec.get("square"), spec.get("hp")
             if square is not None and (not isinstance(square, str) or not square_on_map(square, width, height)
                                        or square in self.ruleset.map.blocked):

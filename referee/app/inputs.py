@@ -112,6 +112,8 @@ def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder
         "skill_lines": list(sheet.skill_lines),
         "plan": plan,
         **({"defence": dict(sheet.defence)} if sheet.defence else {}),  # orm (R-ORM-SHEET-1)
+        # variant-wiz.md R-WIZ-SHEET-1: the levels, only when the sheet has them.
+        **({"wiz": dict(sheet.wiz)} if sheet.wiz else {}),
     }
 
 
@@ -123,8 +125,8 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
     """
     folder = os.path.dirname(battle.file)
     characters = [_sheet_inputs(e.sheet, e.team, e.path, folder, e.plan) for e in battle.entries]
-    setup = {e.name: {k: v for k, v in (("square", e.square), ("hp", e.hp)) if v is not None}
-             for e in battle.entries if e.square is not None or e.hp is not None}
+    setup = {e.name: {k: v for k, v in (("square", e.square), ("hp", e.hp), ("size", e.size)) if v is not None}
+             for e in battle.entries if e.square is not None or e.hp is not None or e.size is not None}
     all_skills = [s for e in battle.entries for s in e.sheet.skills]
     return {
         "title": battle.title,
@@ -172,6 +174,7 @@ def _sheet_from_inputs(c: Mapping[str, Any]) -> CharacterSheet:
         plan_line_offset=plan["line_offset"] if plan else 0,
         plan_column_offset=plan["column_offset"] if plan else 0,
         defence=c.get("defence", {}),
+        wiz=tuple(sorted(c.get("wiz", {}).items())),
     )
 
 
@@ -188,7 +191,8 @@ def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
         fixed = setup.get(c["name"], {})
         square = fixed.get("square")
         combatants.append(Combatant(sheet=sheet, plan=plan, team=c["team"],
-                                    square=parse_square(square) if square else None, hp=fixed.get("hp")))
+                                    square=parse_square(square) if square else None, hp=fixed.get("hp"),
+                                    size=fixed.get("size")))
     order = inputs.get("order")
     terrain = inputs.get("terrain") or {}
     return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None,

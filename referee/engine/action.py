@@ -4,6 +4,8 @@ maintenance; movement and the status countdown are called from here too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.conditions import CondContext
@@ -15,9 +17,14 @@ from referee.engine.responses import resolve_target
 from referee.engine.clauses import Condition, UseOnly
 from referee.engine.state import Fighter
 from referee.engine.statuses import tick
-from referee.engine.targeting import candidates, preference_for, rank
+from referee.engine.targeting import candidates
 from referee.engine.uses import Use
 from referee.engine.mechanics.protocols import Outcome
+
+#: A hook that may turn an active use into a cast resolved later
+#: (R-WIZ-CAST-1): called with (resolution, user, entry, skill, candidates,
+#: base panels) once the use is known to be possible; True when it cast.
+CastHook = Callable[[Resolution, Fighter, int, Skill, list[Fighter], tuple[int, ...]], bool]
 
 
 def act(b: Resolution, f: Fighter) -> None:
@@ -110,13 +117,16 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
 
 
 def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintain: bool = False,
-         spent: str | None = None) -> bool:
+         spent: str | None = None, main_use: bool = False, cast: CastHook | None = None) -> bool:
     """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
     attacked (R-MOVE-3).  ``max_uses``: stop after that many uses or maintain
     starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt).
     ``skip_maintain``: maintain entries are not this walk's (R-ORM-ACT-4's
     main phase); ``spent``: once the uses are spent, the later entries are
-    passed with this reason rather than left unsaid (R-ORM-ACT-4, ``main_used``)."""
+    passed with this reason rather than left unsaid (R-ORM-ACT-4, ``main_used``).
+    ``main_use``: after the first active use classed attack, heal, obstruct
+    or change, later non-maintain entries are passed (``main_used``,
+    R-WIZ-ACT-1); ``cast``: may make a use a delayed cast (R-WIZ-CAST-1)."""
     order, lines, filters = walk_order(b, f)
     if skip_maintain:
         order = [i for i in order if not (f.skills[i].is_maintain and not f.skills[i].is_passive)]
@@ -129,10 +139,14 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
         b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[entry].id, entry=entry,
                              reason=reason, line=line, detail=detail, rule=rule))
 
+    main_done = False
     for entry in order:
         if f.down or f.hp <= 0:
             break
         skill = f.skills[entry]
+        if main_done and not skill.is_maintain:
+            passed(entry, "main_used", rule="R-WIZ-ACT-1")
+            continue
         if skill.is_passive:
             passed(entry, "passive", rule="R-SK-2")
             continue
@@ -173,17 +187,18 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
         if not cands.pool:
             passed(entry, cands.reason, rule="R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2")
             continue
-        choice = b.mechanics.area.choose(b, f, skill, cands.pool, base)
-        pref = preference_for(b, f, skill)
-        b.emit(E.TargetsChosen(turn=b.turn, actor=f.name, skill=skill.id,
-                               candidates=tuple(c.name for c in rank(f, pref, cands.pool, b.state, skill)),
-                               targets=tuple(t.name for t in choice.targets), preference=pref.describe(),
-                               extend_requested=choice.requested, extended=choice.extended,
-                               rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
-        use_skill(b, f, entry, skill, choice.targets, choice.panels)
+        if cast is not None and cast(b, f, entry, skill, cands.pool, base):
+            pass  # R-WIZ-CAST-1: cast now, resolved later in the turn
+        else:
+            area = b.mechanics.area
+            choice = area.choose(b, f, skill, cands.pool, base)
+            area.announce(b, f, skill, cands.pool, choice)
+            use_skill(b, f, entry, skill, choice.targets, choice.panels)
         if not skill.targets_allies:
             attacked = True
         b.check_end()
+        if main_use and (skill.is_attack or skill.is_heal or skill.is_obstruct or skill.is_change):
+            main_done = True
         if max_uses is not None:
             max_uses -= 1
             if max_uses <= 0:
@@ -227,9 +242,10 @@ def start_maintain(b: Resolution, f: Fighter, entry: int, skill: Skill, panels: 
 
 
 def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list[Fighter],
-              panels: tuple[int, ...]) -> None:
-    """Pay, declare, then resolve every target in order (R-TURN-3, R-EXT-6)."""
-    poisoned = mark_used(f, panels)
+              panels: tuple[int, ...], *, paid: bool = False) -> None:
+    """Pay, declare, then resolve every target in order (R-TURN-3, R-EXT-6).
+    ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
+    poisoned = 0 if paid else mark_used(f, panels)
     b.emit(E.SkillUsed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry,
                        targets=tuple(t.name for t in targets), panels=panels, square=f.square))
     for _ in range(poisoned):

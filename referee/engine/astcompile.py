@@ -144,6 +144,8 @@ def compile_condition(cond: A.Condition | None, ruleset: Ruleset) -> R.Condition
             return _on_subject(cond.subject, lambda f, ctx: readies(ctx.state, f, skill_id))
         cls = cond.skill_class or ""
         return _on_subject(cond.subject, lambda f, _ctx: readies_class(f, cls))
+    if isinstance(cond, A.Frozen):  # variant-wiz.md R-WIZ-PLAN-1: Freeze on the character
+        return _on_subject(cond.subject, lambda f, _ctx: f.freeze > 0)
     if isinstance(cond, A.ActingFirst):
         return acting_first
     if isinstance(cond, A.ActingSecond):
@@ -221,6 +223,23 @@ def _is_enemy(ctx: CondContext) -> bool:
     return t is not None and t.team != ctx.me.team
 
 
+def _spared(who: A.Node, ruleset: Ruleset) -> R.Condition:
+    """R-WIZ-PLAN-1: the test of ``spare WHO`` on a candidate."""
+    if isinstance(who, A.CharacterRef):
+        return _named(who.name)
+    if isinstance(who, A.AllAllies):
+        return _is_ally
+    if isinstance(who, A.AllyWith):
+        return _ally_match(compile_condition(who.test, ruleset))
+    if isinstance(who, A.EnemyWith):
+        test = compile_condition(who.test, ruleset)
+
+        def enemy_match(ctx: CondContext) -> bool:
+            return _is_enemy(ctx) and test(ctx)
+        return enemy_match
+    raise TypeError(f"unknown spare target {type(who).__name__}")
+
+
 def _preference(pref: A.TargetPref, ruleset: Ruleset) -> R.Preference:
     if isinstance(pref, A.RankBy):
         return R.Preference(_RANK_KINDS[pref.key])
@@ -281,6 +300,14 @@ def compile_clause(clause: A.Clause, ruleset: Ruleset, allies: frozenset[str] = 
             raise TypeError(f"unknown target filter {type(who).__name__}")
         return _restriction(line, when, conditional, False, test, _opt_skill(clause.skill, ruleset),
                             admits, on_target)
+    if isinstance(clause, A.Spare):
+        # R-WIZ-PLAN-1: spared in area uses, and for single-target uses the
+        # same as ``never target WHO`` -- so it is compiled as that exclusion.
+        return _restriction(line, when, conditional, True, _spared(clause.who, ruleset), None, False, on_target)
+    if isinstance(clause, A.TakeAim):
+        # R-WIZ-AIM-1: the aim module is not built; `check` refuses the
+        # clause under every ruleset (its feature is never given).
+        return R.Flag(line, never, True, R.PlanFlag.FRIENDLY_FIRE)
     if isinstance(clause, A.Extend):
         count = None if clause.count == "max" else int(clause.count)
         return R.Extend(line, when, conditional, _skill_id(clause.skill, ruleset), count)

@@ -26,6 +26,7 @@ from referee.engine.clauses import EMPTY_PLAN, PlanRules
 from referee.engine.setup import draw_square
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter, PatternSpec
 from referee.mapgraph import MapGraph
+from referee.mechanicspec import sheet_blocks_of
 from referee.plan import ast as A
 from referee.ruleset import Ruleset
 
@@ -75,6 +76,8 @@ class Combatant:
     team: str
     square: Square | None = None
     hp: int | None = None
+    #: ``setup.NAME.size`` (variant-wiz.md R-WIZ-BATTLE-1); None: the default.
+    size: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,10 +118,11 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
     fighter = Fighter(sheet.name, c.team, index, sheet.body, max_hp,
                       c.hp if c.hp is not None else max_hp,
                       c.square if c.square is not None else _UNPLACED,
-                      skills, patterns, plan, _abilities(sheet))
+                      skills, patterns, plan, _abilities(sheet, _sheet_blocks(ruleset)))
     defence = getattr(sheet, "defence", None)  # orm's element defence (R-ORM-SHEET-1)
     if defence:
         fighter.defence = dict(defence)
+    fighter.size = c.size  # wiz (R-WIZ-BATTLE-1)
     return fighter
 
 
@@ -127,7 +131,12 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
 _UNPLACED = Square(file=-1, rank=-1)
 
 
-def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
+def _sheet_blocks(ruleset: Ruleset) -> tuple[str, ...]:
+    """The names of the sheet blocks the ruleset's mechanics read."""
+    return sheet_blocks_of(ruleset.mechanics)
+
+
+def _abilities(sheet: CharacterSheetLike, blocks: Sequence[str] = ()) -> dict[str, int]:
     """The sheet's abilities by name; a sheet without reflex or intellect
     (a test double) gives only body."""
     found = {"body": sheet.body}
@@ -135,6 +144,12 @@ def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
         value = getattr(sheet, name, None)
         if isinstance(value, int):
             found[name] = value
+    # A sheet block's skill levels (variant-wiz.md R-WIZ-SHEET-1), by their
+    # keys: each block the ruleset's ``sheet_blocks`` names, as a mapping or pairs.
+    for block in blocks:
+        levels = getattr(sheet, block, None)
+        pairs = levels.items() if isinstance(levels, Mapping) else levels if isinstance(levels, tuple) else ()
+        found.update({k: v for k, v in pairs if isinstance(k, str) and isinstance(v, int)})
     return found
 
 

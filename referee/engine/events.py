@@ -1186,3 +1186,100 @@ class FollowUp(Event):
 
 EVENT_TYPES.update({cls.TYPE: cls for cls in (InitiativeScore, InitiativeTie, PhaseStart, SimpleUse, Nd6Check,
                                               OpposedResult, DamageRoll, HealRoll, FollowUp)})
+
+# --- wiz: casts and area uses (variant-wiz.md R-WIZ-EV-1) -------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cast(Event):
+    """A spell cast with a delay (R-WIZ-CAST-1): its cost is paid now and it
+    resolves at value ``resolves_at``; in place of ``targets_chosen`` and
+    ``skill_used`` at the caster's slot.  ``extend``: the area payments N."""
+
+    TYPE: ClassVar[str] = "cast"
+    actor: str
+    skill: str
+    entry: int
+    panels: tuple[int, ...]
+    square: Square
+    value: int
+    resolves_at: int
+    extend: int
+    rule: str = "R-WIZ-CAST-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CastResolves(Event):
+    """A cast goes off at its value (R-WIZ-CAST-2/3), from the caster's square."""
+
+    TYPE: ClassVar[str] = "cast_resolves"
+    actor: str
+    skill: str
+    entry: int
+    value: int
+    square: Square
+    rule: str = "R-WIZ-CAST-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CastLost(Event):
+    """A cast that does nothing (R-WIZ-CAST-3): ``caster_down`` or ``no_candidate``."""
+
+    TYPE: ClassVar[str] = "cast_lost"
+    actor: str
+    skill: str
+    reason: str
+    rule: str = "R-WIZ-CAST-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AreaRoll(Event):
+    """An area use's AdB (R-WIZ-AREA-2): every face, the total R and the cap A·B."""
+
+    TYPE: ClassVar[str] = "area_roll"
+    actor: str
+    skill: str
+    area: str
+    dice: tuple[int, ...]
+    total: int
+    cap: int
+    rule: str = "R-WIZ-AREA-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AreaGroups(Event):
+    """The candidates in groups (R-WIZ-AREA-3/4): each ``{label, members}``,
+    each member ``{name, number, square, distance, role}``."""
+
+    TYPE: ClassVar[str] = "area_groups"
+    actor: str
+    skill: str
+    groups: tuple[dict[str, Any], ...]
+    rule: str = "R-WIZ-AREA-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AreaSelection(Event):
+    """The selection taken (R-WIZ-AREA-5..7) with the seed's running tally:
+    steps ``{kind, group, amount, excluded, max, total}``; ``partial`` is
+    ``{label, from, to}`` or None; ``targets`` in taking order."""
+
+    TYPE: ClassVar[str] = "area_selection"
+    actor: str
+    skill: str
+    whole: tuple[str, ...]
+    partial: dict[str, Any] | None
+    excluded: tuple[str, ...]
+    change: int
+    amplify: int
+    penalty: int
+    count: int
+    slots: int
+    levels: int
+    targets: tuple[str, ...]
+    tally: tuple[dict[str, Any], ...]
+    fizzled: bool
+    rule: str = "R-WIZ-AREA-7"
+
+
+EVENT_TYPES.update({cls.TYPE: cls for cls in (Cast, CastResolves, CastLost, AreaRoll, AreaGroups, AreaSelection)})

@@ -69,6 +69,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
+        "size",
     )
 
     def __init__(
@@ -125,6 +126,8 @@ class Fighter:
         self.mechanic_state: object | None = None
         #: orm (R-ORM-SHEET-1): element name -> defence points; empty: none.
         self.defence: Mapping[str, int] = _NO_DEFENCE
+        #: wiz (R-WIZ-BATTLE-1): the battle file's size (T..H); None: the default.
+        self.size: str | None = None
 
     # -- views ---------------------------------------------------------------
     @property

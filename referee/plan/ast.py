@@ -218,7 +218,8 @@ class Not(Node):
 
 
 Condition: TypeAlias = Union[
-    Compare, Count, TurnCompare, Engaged, Bound, Readies, ActingFirst, ActingSecond, And, Or, Not
+    Compare, Count, TurnCompare, Engaged, Bound, Readies, ActingFirst, ActingSecond, And, Or, Not,
+    "Frozen",  # wiz (variant-wiz.md R-WIZ-PLAN-1)
 ]
 
 
@@ -456,3 +457,46 @@ class Plan(Node):
 
     clauses: tuple[Clause, ...] = ()
     file: str = field(default="<string>", compare=False)
+
+
+# --------------------------------------------------------------------------- wiz (variant-wiz.md R-WIZ-PLAN-1)
+# The feature names are ``referee.mechanicspec``'s WIZ_* constants (the gate
+# compares them); written out here so the AST does not import the loader.
+
+
+@dataclass(frozen=True, slots=True)
+class Frozen(Node):
+    """``[self|target|ally] frozen``: Freeze on the character (R-ST-FREEZE)."""
+
+    needs: ClassVar[str | None] = "the `frozen` condition (wiz)"
+    subject: Subject = "self"
+
+
+@dataclass(frozen=True, slots=True)
+class EnemyWith(Node):
+    """``enemy with TEST`` in ``spare``: an enemy for which ``test`` holds
+    (``target`` inside it is that enemy, as in :class:`AllyWith`)."""
+
+    needs: ClassVar[str | None] = "`enemy with` (wiz)"
+    test: Condition
+
+
+@dataclass(frozen=True, slots=True)
+class Spare(Clause):
+    """``spare WHO [when C]`` (R-WIZ-PLAN-1, R-WIZ-AREA-4): WHO is spared in
+    area uses (left out at a change level), and for single-target uses the
+    same as ``never target WHO``.  WHO: a name, ``allies``, ``ally with T``
+    or ``enemy with T``."""
+
+    needs: ClassVar[str | None] = "the `spare` clause (wiz)"
+    who: Union[CharacterRef, AllAllies, AllyWith, EnemyWith]
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeAim(Clause):
+    """``take aim at NAME [when C]`` (R-WIZ-AIM-1): only with the aim module."""
+
+    needs: ClassVar[str | None] = "the `take aim at` clause (wiz, with aim on)"
+    character: CharacterRef
+    condition: Condition | None = None

@@ -347,6 +347,8 @@ _NAME_FIELDS: tuple[tuple[type[A.Clause], str, str], ...] = (
     (A.NeverTarget, "character", "name"),
     (A.OnlyTarget, "who", "filter"),
     (A.MoveToward, "destination", "destination"),
+    (A.Spare, "who", "name"),
+    (A.TakeAim, "character", "name"),
 )
 
 

@@ -19,6 +19,7 @@ acting alive allies ally and away bound by counter enemies enemy engaged even ex
 first for friendly from heal highest hold hp in is keep least lost lowest maintain max most move my
 nearest never not only or own position range readies release second self stack target then to toward
 towards turn unhurt use whose with when if
+aim at frozen spare take
 """.split())
 _RANK_TEXT: dict[str, str] = {
     "nearest": "nearest", "farthest": "farthest", "lowest-hp": "lowest hp", "highest-hp": "highest hp",
@@ -71,6 +72,8 @@ def format_condition(cond: A.Condition, *, candidate: bool = False) -> str:
         else:
             what = format_name(cond.skill.text)
         return f"{subj(cond.subject)}readies {what}"
+    if isinstance(cond, A.Frozen):
+        return f"{subj(cond.subject)}frozen"
     if isinstance(cond, A.ActingFirst):
         return "acting first"
     if isinstance(cond, A.ActingSecond):
@@ -91,6 +94,8 @@ def _target(node: A.Node) -> str:
         return format_name(node.name)
     if isinstance(node, A.AllyWith):
         return "ally with " + format_condition(node.test, candidate=True)
+    if isinstance(node, A.EnemyWith):
+        return "enemy with " + format_condition(node.test, candidate=True)
     if isinstance(node, A.AllAllies):
         return "allies"
     if isinstance(node, A.AllEnemies):
@@ -152,6 +157,10 @@ def format_clause(clause: A.Clause) -> str:
         return f"hold position{when}"
     if isinstance(clause, A.KeepAway):
         return f"keep away from enemies{when}"
+    if isinstance(clause, A.Spare):
+        return f"spare {_target(clause.who)}{when}"
+    if isinstance(clause, A.TakeAim):
+        return f"take aim at {format_name(clause.character.name)}{when}"
     raise TypeError(f"not a clause: {clause!r}")
 
 

@@ -80,7 +80,7 @@ def _data(children: Sequence[Any]) -> list[Any]:
 
 def _is_condition(x: Any) -> bool:
     return isinstance(x, (A.Compare, A.Count, A.TurnCompare, A.Engaged, A.Bound, A.Readies,
-                          A.ActingFirst, A.ActingSecond, A.And, A.Or, A.Not))
+                          A.ActingFirst, A.ActingSecond, A.And, A.Or, A.Not, A.Frozen))
 
 
 @v_args(meta=True)
@@ -334,6 +334,29 @@ class PlanTransformer(Transformer[Token, Any]):
 
     def ally_bound(self, meta: Meta, children: list[Any]) -> A.Bound:
         return A.Bound("target", **self._at(meta))
+
+    # -- wiz (variant-wiz.md R-WIZ-PLAN-1) -----------------------------------------
+
+    def frozen(self, meta: Meta, children: list[Any]) -> A.Frozen:
+        items = _data(children)
+        return A.Frozen(items[0] if items else "self", **self._at(meta))
+
+    def ally_frozen(self, meta: Meta, children: list[Any]) -> A.Frozen:
+        return A.Frozen("target", **self._at(meta))
+
+    def enemy_with(self, meta: Meta, children: list[Any]) -> A.EnemyWith:
+        return A.EnemyWith(_data(children)[0], **self._at(meta))
+
+    def spare(self, meta: Meta, children: list[Any]) -> A.Spare:
+        _, mid, cond = self._split(children)
+        who = mid[0]
+        if isinstance(who, _Name):
+            who = self._character(who)
+        return A.Spare(who, cond, **self._at(meta))
+
+    def take_aim(self, meta: Meta, children: list[Any]) -> A.TakeAim:
+        _, mid, cond = self._split(children)
+        return A.TakeAim(self._character(mid[0]), cond, **self._at(meta))
 
     def _readies(self, meta: Meta, subject: A.Subject, name: _Name) -> A.Readies:
         cls = None if name.quoted else CLASS_WORDS.get(name.text.lower())

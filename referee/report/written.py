@@ -795,6 +795,75 @@ class WrittenReport(EventVisitor):
     def on_follow_up(self, e: Any) -> None:
         """R-ORM-SUP-2: the follower, whom it supports, and the target."""
         self._item(self._m("orm.follow_up", actor=e.actor, supporting=e.supporting, target=e.target))
+    # --- wiz: casts and area uses (variant-wiz.md R-WIZ-EV-1) ---
+    def on_cast(self, e: Any) -> None:
+        """R-WIZ-CAST-1: the cast, its payment and when it goes off."""
+        extend = self._m("wiz.cast.extend", extend=e.extend) if e.extend else ""
+        self._item(self._m("wiz.cast", actor=e.actor, skill=self._skill(e.skill), value=e.value, extend=extend,
+                           panels=self._list(str(i + 1) for i in e.panels), resolves_at=e.resolves_at))
+
+    def on_cast_resolves(self, e: Any) -> None:
+        self._item(self._m("wiz.cast_resolves", actor=e.actor, skill=self._skill(e.skill), value=e.value,
+                           square=square_text(e.square)))
+
+    def on_cast_lost(self, e: Any) -> None:
+        self._item(self._m(f"wiz.cast_lost.{e.reason}", actor=e.actor, skill=self._skill(e.skill)))
+
+    def on_area_roll(self, e: Any) -> None:
+        """R-WIZ-AREA-2: kept for the tally line, which opens with the roll."""
+        self._wiz_roll = e
+
+    def on_area_groups(self, e: Any) -> None:
+        """R-WIZ-AREA-3/4: the groups with their numbered members."""
+        self._wiz_groups = {g["label"]: len(g["members"]) for g in e.groups}
+        groups = []
+        for g in e.groups:
+            members = [self._m("wiz.member", number=m["number"], name=m["name"]) if m["role"] == "wanted" else
+                       self._m("wiz.member.role", number=m["number"], name=m["name"],
+                               role=self._m(f"wiz.role.{m['role']}"))
+                       for m in g["members"]]
+            groups.append(self._m("wiz.group", label=g["label"], members=", ".join(members)))
+        self._item(self._m("wiz.groups", groups="; ".join(groups)))
+
+    def on_area_selection(self, e: Any) -> None:
+        """R-WIZ-AREA-5..7: the seed's walk-through as one line (roll, each
+        group with its penalty and run, change and amplify), then --explain's why."""
+        roll = getattr(self, "_wiz_roll", None)
+        sizes: dict[str, int] = getattr(self, "_wiz_groups", {})
+        parts = []
+        if roll is not None:
+            a, b = roll.area.split("x")
+            parts.append(self._m("wiz.tally.roll", skill=self._skill(e.skill), dice_name=f"{a}d{b}",
+                                 dice=",".join(str(d) for d in roll.dice), total=roll.total))
+        if e.fizzled:
+            parts.append(self._m("wiz.tally.fizzled"))
+        entered: dict[str, Any] | None = None
+        for step in e.tally:
+            kind = step["kind"]
+            if kind == "enter":
+                entered = step
+            elif kind == "take":
+                label = step["group"]
+                if e.partial is not None and e.partial["label"] == label:
+                    run = f"{e.partial['from']}-{e.partial['to']}"
+                else:
+                    run = f"1-{sizes.get(label, step['amount'])}"
+                excluded = (self._m("wiz.tally.excluded", numbers=", ".join(str(n) for n in step["excluded"]))
+                            if step["excluded"] else "")
+                if entered is None:
+                    parts.append(self._m("wiz.tally.first", label=label, run=run, excluded=excluded,
+                                         total=step["total"]))
+                else:
+                    parts.append(self._m("wiz.tally.next", label=label, penalty=-entered["amount"],
+                                         max=entered["max"], run=run, excluded=excluded, total=step["total"]))
+                entered = None
+            elif kind in ("change", "amplify"):
+                parts.append(self._m(f"wiz.tally.{kind}", amount=step["amount"], max=step["max"]))
+        self._item(" | ".join(parts))
+        targets = self._list(e.targets) if e.targets else self._m("wiz.selection.none")
+        self._why(self._m("wiz.selection.explain", count=e.count, roll=roll.total if roll is not None else 0,
+                          change=e.change, amplify=e.amplify, penalty=e.penalty, slots=e.slots, levels=e.levels,
+                          targets=targets))
 
     def on_unhandled(self, e: Any) -> None:
         raise TypeError(f"the written report has no sentence for event type {e.TYPE!r}")

@@ -191,6 +191,13 @@ class AreaTargeting(Protocol):
         panels ``base``; draws ties on ``ties``."""
         ...
 
+    def announce(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
+                 choice: Choice) -> None:
+        """Report the choice just made, before ``skill_used``.  tcgt: one
+        ``targets_chosen`` (R-PLAN-4, R-EXT-7); wiz's area uses report their
+        roll, groups and selection in :meth:`choose` instead (R-WIZ-EV-1)."""
+        ...
+
 
 class StallBreaker(Protocol):
     """What keeps a battle from stalling (R-NARROW-*)."""

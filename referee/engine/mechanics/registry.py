@@ -159,3 +159,9 @@ INITIATIVE.register("value_plus_dice", lambda spec: _orm_turn.ValuePlusDice(type
 ACTION.register("simple_main", lambda spec: _orm_turn.SimpleMain(typed(SimpleMainSpec, spec)))
 HIT.register("opposed_nd6", lambda spec: _orm_checks.OpposedNd6(typed(OpposedNd6Spec, spec)))
 DAMAGE.register("power_plus_dice", lambda spec: _orm_checks.PowerPlusDice(typed(PowerPlusDiceSpec, spec)))
+from referee.engine.mechanics.wiz import OneMainUse, RolledGroups  # noqa: E402
+from referee.mechanicspec import OneMainUseSpec, RolledGroupsSpec  # noqa: E402
+
+ACTION.register("one_main_use", lambda spec: OneMainUse(typed(OneMainUseSpec, spec).cast_delay))
+AREA.register("rolled_groups", lambda spec: RolledGroups(
+    typed(RolledGroupsSpec, spec).extra_group_penalty, typed(RolledGroupsSpec, spec).exclusion_cost))

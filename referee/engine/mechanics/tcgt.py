@@ -20,7 +20,7 @@ from referee.engine.mechanics.protocols import HIT, Check, Initiative, StayReaso
 from referee.engine.narrowing import narrow_if_due
 from referee.engine.rng import choose
 from referee.engine.state import BattleState, Fighter
-from referee.engine.targeting import choose_targets
+from referee.engine.targeting import choose_targets, preference_for, rank
 from referee.engine.uses import Choice, Use
 from referee.mechanicspec import Adjacency, Goal, NarrowingStage, Reroll
 
@@ -175,6 +175,21 @@ class Extension:
     def choose(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
                base: tuple[int, ...]) -> Choice:
         return choose_targets(ctx, user, skill, pool, base)
+
+    def announce(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
+                 choice: Choice) -> None:
+        announce_targets(ctx, user, skill, pool, choice)
+
+
+def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], choice: Choice) -> None:
+    """R-PLAN-4 / R-EXT-7's ``targets_chosen``: the candidates in preference
+    order and the targets taken (moved here from the walk unchanged)."""
+    pref = preference_for(ctx, user, skill)
+    ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
+                             candidates=tuple(c.name for c in rank(user, pref, pool, ctx.state, skill)),
+                             targets=tuple(t.name for t in choice.targets), preference=pref.describe(),
+                             extend_requested=choice.requested, extended=choice.extended,
+                             rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,13 +18,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.catalog import Skill
-from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
-from referee.engine.mechanics.tcgt import DecimalDice, QuietHitHooks, play_in_order
+from referee.engine.mechanics.tcgt import DecimalDice, NoInnateSkills, QuietHitHooks, announce_targets
+from referee.engine.action import begin_action, maintenance, walk
+from referee.engine.movement import move_step
+from referee.engine.statuses import tick
+from referee.engine.targeting import pick, preference_for
+from referee.engine.mechanics.wiz_targets import area_extension, area_of, area_use, is_weapon_skill, level
+from referee.engine.mechanics.wiz_turn import play_by_value, try_cast
 from referee.engine.state import BattleState, Fighter
-from referee.engine.uses import Use
+from referee.engine.uses import Choice, Use
 from referee.mechanicspec import PercentileSpec
 
 __all__ = ["InValue", "Percentile", "in_value", "opponents", "facing_allowance", "facing_of",
@@ -38,6 +43,11 @@ _DEFAULT_SIZE = "M"
 _NO_PENALTY = 0
 
 
+def size_of(f: Fighter) -> str:
+    """R-WIZ-BATTLE-1: the battle file's ``size``, default M."""
+    return f.size or _DEFAULT_SIZE
+
+
 def reflex_of(f: Fighter) -> int:
     """【敏捷度】 is the sheet's reflex, which R-CHAR-3 fixes as the number of
     panels of every pattern, so the fighter need not carry it twice."""
@@ -47,6 +57,11 @@ def reflex_of(f: Fighter) -> int:
 def in_value(reflex: int, move: int, flexible: int) -> int:
     """R-WIZ-IN-1: IN = reflex + move + floor(flexible / 2)."""
     return reflex + move + flexible // 2
+
+
+def in_of(f: Fighter) -> int:
+    """R-WIZ-IN-1 for ``f``, from its reflex and its ``wiz:`` levels."""
+    return in_value(reflex_of(f), level(f, "move"), level(f, "flexible"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,23 +77,31 @@ class InValue:
         return self.tie.each_turn
 
     def play_turn(self, ctx: Resolution, fixed: bool) -> None:
-        play_in_order(self, ctx, fixed)
+        """R-WIZ-CAST-2: the turn by value, so casts resolve in it; the order
+        is redrawn first when the dice roll every turn (as tcgt's)."""
+        state = ctx.state
+        if self.each_turn and not fixed:
+            state.order = self.order(ctx, state.living())
+            ctx.emit(E.ActionOrder(turn=ctx.turn, order=tuple(f.name for f in state.order), fixed=False))
+        if fixed:  # R-WIZ-IN-3: the i-th of n has value n − i + 1
+            n = len(state.order)
+            values = {f.name: n - i for i, f in enumerate(state.order)}
+        else:
+            values = {f.name: in_of(f) for f in state.order}
+        area = ctx.mechanics.area
+        area_use = area.area_use if isinstance(area, RolledGroups) else None
+        play_by_value(ctx, values, area_use, area.announce)
 
     def order(self, ctx: Resolution, fighters: Sequence[Fighter]) -> list[Fighter]:
-        values = {f.name: in_value(reflex_of(f), _NO_LEVEL, _NO_LEVEL) for f in fighters}
+        values = {f.name: in_of(f) for f in fighters}
         if ctx.turn == 0 or (self.each_turn and ctx.turn == 1):  # IN is fixed: told once (R-WIZ-IN-1)
             for f in fighters:
                 ctx.emit(E.InitiativeValue(turn=ctx.turn, actor=f.name, value=values[f.name],
-                                           reflex=reflex_of(f), move=_NO_LEVEL, flexible_bonus=_NO_LEVEL // 2,
-                                           fixed=False))
+                                           reflex=reflex_of(f), move=level(f, "move"),
+                                           flexible_bonus=level(f, "flexible") // 2, fixed=False))
         by_dice = self.tie.order(ctx, fighters)
         # sorted() is stable: equal IN keep the dice order (R-WIZ-IN-2).
         return sorted(by_dice, key=lambda f: -values[f.name])
-
-
-def is_weapon_skill(skill: Skill) -> bool:
-    """R-WIZ-KIND-1: a skill with 剣 in its cost is a weapon skill."""
-    return Element.SWORD in skill.cost
 
 
 def opponents(state: BattleState, target: Fighter) -> list[Fighter]:
@@ -144,13 +167,16 @@ class Percentile(QuietHitHooks):
         if user.square == target.square:  # melee (R-WIZ-MELEE-1)
             listed = opponents(state, target)
             place = next((i + 1 for i, g in enumerate(listed) if g is user), len(listed) + 1)
-            facing = facing_of(place, facing_allowance(_NO_LEVEL, _NO_LEVEL), _NO_LEVEL)
+            wide = level(target, "wide_view")
+            facing = facing_of(place, facing_allowance(wide, level(target, "sense")), wide)
             bonus = {"front": 0, "side": p.side, "back": p.back}[facing]
             if use.targets and use.targets[0] is target:
                 state.faces[user.name] = target.name
         else:  # missile (R-WIZ-MIS-1)
-            n = sum(1 for g in state.enemies_of(target) if g.square == target.square)
-            s = size_term(_DEFAULT_SIZE, _DEFAULT_SIZE, p.sizes) if n else 0
+            near = [g for g in state.enemies_of(target) if g.square == target.square]
+            n = len(near)
+            largest = max((size_of(g) for g in near), key=p.sizes.index, default=_DEFAULT_SIZE)
+            s = size_term(largest, size_of(target), p.sizes) if n else 0
             penalty = missile_penalty(n, s, p.missile_base, p.missile_per_extra_opponent)
         chance = max(p.min, min(p.max, p.base + reflex_mod + bonus - penalty))
         die = ctx.rng.die("checks", 100)
@@ -159,3 +185,76 @@ class Percentile(QuietHitHooks):
                              chance=chance, base=p.base, reflex_mod=reflex_mod, facing=facing,
                              facing_bonus=bonus, missile_penalty=penalty, aimed=False, hit=hit))
         return HIT if hit else Check(Outcome.MISS)
+
+
+# ------------------------------------------------------------------ the action (R-WIZ-ACT-1, CAST-1)
+
+
+@dataclass(frozen=True, slots=True)
+class OneMainUse(NoInnateSkills):
+    """R-WIZ-ACT-1: tcgt's action with one main use; with ``cast_delay`` a
+    spell of delay d ≥ 1 is cast and resolves later in the turn
+    (R-WIZ-CAST-1, under ``in_value``'s turn by value)."""
+
+    cast_delay: bool = True
+
+    def act(self, ctx: Resolution, f: Fighter) -> None:
+        begin_action(ctx, f)
+        ctx.mechanics.hit.start_action(ctx, f)
+        area = ctx.mechanics.area
+        extension = area.extension if isinstance(area, RolledGroups) else None
+
+        def cast(b: Resolution, user: Fighter, entry: int, skill: Skill, pool: list[Fighter],
+                 base: tuple[int, ...]) -> bool:
+            return try_cast(b, user, entry, skill, pool, base, extension)
+
+        attacked = walk(ctx, f, main_use=True, cast=cast if self.cast_delay else None)
+        if not f.down:
+            maintenance(ctx, f)
+        if not f.down:
+            move_step(ctx, f, attacked)
+        f.acted = True
+        if not f.down:
+            tick(ctx, f)
+        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
+
+
+# ------------------------------------------------------------------ area uses (R-WIZ-AREA-*)
+
+
+@dataclass(frozen=True, slots=True)
+class RolledGroups:
+    """R-WIZ-AREA-1..8: a 拡大 skill extended by N is an area (1+N)×(range+1)
+    whose AdB targets are taken from groups (``engine/mechanics/wiz_area.py``);
+    N = 0 is R-PLAN-4's single target.  R-EXT-2..6, 8, 9 never apply."""
+
+    extra_group_penalty: int = 2
+    exclusion_cost: int = 1
+
+    def extension(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
+                  base: tuple[int, ...]) -> tuple[int, tuple[int, ...], int]:
+        return area_extension(ctx, user, skill, pool, base)
+
+    def area_use(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
+                 n: int) -> list[Fighter] | None:
+        """The targets of an area use with N payments; None when the use is
+        a single-target one (R-WIZ-AREA-1: N = 0 and no catalogue area)."""
+        dims = area_of(skill, n)
+        if dims is None:
+            return None
+        return area_use(ctx, user, skill, pool, dims, self.extra_group_penalty, self.exclusion_cost)
+
+    def choose(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
+               base: tuple[int, ...]) -> Choice:
+        n, panels, requested = self.extension(ctx, user, skill, pool, base)
+        targets = self.area_use(ctx, user, skill, pool, n)
+        if targets is None:
+            return Choice(pick(ctx, user, preference_for(ctx, user, skill), pool, 1, skill), base, requested, 0)
+        return Choice(targets, panels, requested, n)
+
+    def announce(self, ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
+                 choice: Choice) -> None:
+        """A single-target use tells ``targets_chosen``; an area use told its
+        roll, groups and selection already (R-WIZ-EV-1)."""
+        if area_of(skill, choice.extended) is None:
+            announce_targets(ctx, user, skill, pool, choice)
