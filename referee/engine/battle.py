@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from referee.board import Square, parse_square
+from referee.board import Square, parse_square, square_name
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
@@ -28,6 +28,7 @@ from referee.engine.state import BLACK, WHITE, BattleState, Fighter, PatternSpec
 from referee.mapgraph import MapGraph
 from referee.plan import ast as A
 from referee.ruleset import Ruleset
+from referee.terrain import Terrain
 
 __all__ = ["Combatant", "BattleSetup", "BattleRecord", "resolve_battle"]
 
@@ -84,6 +85,8 @@ class BattleSetup:
 
     combatants: tuple[Combatant, ...]
     order: tuple[str, ...] | None = None
+    #: The battle file's ``terrain:`` (R-SOUL-FILE-2), if any.
+    terrain: Terrain | None = None
 
 
 @dataclass(frozen=True)
@@ -108,10 +111,14 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
         for p in sheet.patterns
     )
     max_hp = sheet.max_hp
-    return Fighter(sheet.name, c.team, index, sheet.body, max_hp,
-                   c.hp if c.hp is not None else max_hp,
-                   c.square if c.square is not None else Square(file=0, rank=0),
-                   skills, patterns, plan, _abilities(sheet))
+    f = Fighter(sheet.name, c.team, index, sheet.body, max_hp,
+                c.hp if c.hp is not None else max_hp,
+                c.square if c.square is not None else Square(file=0, rank=0),
+                skills, patterns, plan, _abilities(sheet))
+    # R-SOUL-FILE-1: the sheet's soulwired block (absent: no garb, normal).
+    f.garb = getattr(sheet, "garb", None)
+    f.evasion_type = getattr(sheet, "evasion_type", None) or "normal"
+    return f
 
 
 def _abilities(sheet: CharacterSheetLike) -> dict[str, int]:
@@ -140,17 +147,27 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
     fighters = [_fighter(c, i, ruleset, catalog_by_id, teams.get(c.team, ()))
                 for i, c in enumerate(setup.combatants)]
     spec = ruleset.map
+    terrain = setup.terrain if setup.terrain is not None and not setup.terrain.empty else None
+    closed = terrain.closed() if terrain is not None else frozenset()
     graph = MapGraph(width=spec.width, height=spec.height, adjacency=mechanics.movement.adjacency,
-                     blocked=frozenset(parse_square(s) for s in spec.blocked))
+                     blocked=frozenset(parse_square(s) for s in spec.blocked) | closed)
     state = BattleState(fighters, graph, mechanics.range)
     b = Resolution(state, ruleset, mechanics, rng if rng is not None else BattleRng(seed))
     b.emit(E.BattleStart(turn=0, seed=seed, ruleset=ruleset.name,
                          white=tuple(f.name for f in fighters if f.team == WHITE),
                          black=tuple(f.name for f in fighters if f.team == BLACK)))
+    if terrain is not None:  # R-SOUL-TERR-1
+        state.barriers = frozenset(terrain.barriers)
+        state.objects = {o.square: [o.strength, o.armour] for o in terrain.objects}
+        b.emit(E.Terrain(turn=0, blocked=terrain.blocked, barriers=terrain.barriers,
+                         objects=tuple({"square": square_name(o.square), "strength": o.strength,
+                                        "armour": o.armour} for o in terrain.objects)))
     for f, c in zip(fighters, setup.combatants):
         drawn = c.square is None
         if drawn:
             f.square = draw_square(b, f)
+            while f.square in closed:  # R-SOUL-TERR-1: discarded, both coordinates drawn again
+                f.square = draw_square(b, f)
         b.emit(E.Placed(turn=0, actor=f.name, team=f.team, square=f.square, hp=f.hp, max_hp=f.max_hp,
                         drawn=drawn, rule="R-SETUP-1" if drawn else "setup"))
     for f in fighters:  # R-PAN-5: passives are readied from the first hit

@@ -65,6 +65,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state",
+        "garb", "evasion_type",
     )
 
     def __init__(
@@ -119,6 +120,10 @@ class Fighter:
         #: What a ruleset's own mechanics remember of this character during
         #: a battle (mechanics are stateless, architecture.md); None under tcgt.
         self.mechanic_state: object | None = None
+        # --- soulwired, issue 12: the sheet block (R-SOUL-FILE-1) ---
+        #: ``evasive`` / ``armoured`` / None, and ``normal`` / ``none``.
+        self.garb: str | None = None
+        self.evasion_type: str = "normal"
 
     # -- views ---------------------------------------------------------------
     @property
@@ -180,6 +185,11 @@ class BattleState:
     #: wiz (R-WIZ-MELEE-1): character -> the first target of its latest
     #: active melee weapon use; read only while that one shares its area.
     faces: dict[str, str] = field(default_factory=dict)
+
+    # --- soulwired, issue 12 (R-SOUL-TERR-*) ---
+    #: Barrier areas (fixed) and the objects still standing: square -> [strength, armour].
+    barriers: frozenset[Square] = frozenset()
+    objects: dict[Square, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}

@@ -349,6 +349,9 @@ class MarginDamage:
     def heal(self, ctx: Resolution, use: Use, target: Fighter) -> int:
         return use.skill.heal
 
+    def armour(self, ctx: Resolution, target: Fighter, element: Element | None, skill: str) -> int:
+        return 0  # no armour in the d20 pool system
+
 
 # ------------------------------------------------------------------ the end
 

@@ -150,3 +150,31 @@ from referee.mechanicspec import InValueSpec, PercentileSpec  # noqa: E402
 INITIATIVE.register("in_value", lambda spec: InValue(DecimalDice(
     typed(InValueSpec, spec).dice, typed(InValueSpec, spec).sides, typed(InValueSpec, spec).reroll)))
 HIT.register("percentile", lambda spec: Percentile(typed(PercentileSpec, spec)))
+
+# --------------------------------------------------------------------------- soulwired, issue 12
+# The soul action, and two kinds extended by parameters: ``points`` with terrain
+# costs (d20pool's shift unchanged: it builds the same object as before) and
+# ``printed`` with armour (tcgt's unchanged).
+from referee.engine.mechanics import soul_action as _soul  # noqa: E402
+from referee.mechanicspec import ArmourSpec, SoulActionSpec, SoulPointsSpec  # noqa: E402
+
+
+def _points_movement(spec: MechanicSpec) -> Movement:
+    if isinstance(spec, SoulPointsSpec):
+        return _soul.TerrainPoints("king", spec.base, spec.per_reflex, spec.barrier_cost, spec.barrier_start_points,
+                                   spec.minimum_move, spec.engaging_ends_move)
+    points = typed(PointsSpec, spec)
+    return _d20.PointsMovement("king", points.base, points.per_reflex)
+
+
+def _printed_damage(spec: MechanicSpec) -> DamageRule:
+    if isinstance(spec, ArmourSpec):
+        return _soul.ArmourDamage(spec.armoured)
+    return PrintedDamage()
+
+
+MOVEMENT.unregister("points")
+MOVEMENT.register("points", _points_movement)
+DAMAGE.unregister("printed")
+DAMAGE.register("printed", _printed_damage)
+ACTION.register("soul", lambda spec: _soul.SoulAction(typed(SoulActionSpec, spec).offensive_uses))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from referee.board import DIRECTIONS, Direction, Square, direction_between
 from referee.catalog import Skill
+from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import act
 from referee.engine.core import Resolution
@@ -153,6 +154,9 @@ class PrintedDamage:
 
     def heal(self, ctx: Resolution, use: Use, target: Fighter) -> int:
         return use.skill.heal
+
+    def armour(self, ctx: Resolution, target: Fighter, element: Element | None, skill: str) -> int:
+        return 0
 
 
 @dataclass(frozen=True, slots=True)
