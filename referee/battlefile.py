@@ -26,14 +26,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.board import InvalidSquareError, parse_square
+from referee.board import InvalidSquareError, Square, parse_square, square_name
 from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
+from referee.mechanicspec import SOUL_TERRAIN, feature_providers
 from referee.plan import parse_plan
 from referee.plan.check import plan_character_names
 from referee.ruleset import Ruleset, load_ruleset
 from referee.sheet import CharacterSheet, load_sheet, sheet_name
+from referee.terrain import Terrain, TerrainObject
 from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
 
@@ -100,6 +102,8 @@ class Battle:
     seed: int | str | None
     entries: tuple[BattleEntry, ...]
     order: tuple[str, ...] | None = None
+    #: soulwired (R-SOUL-FILE-2): the battle's terrain, or None.
+    terrain: Terrain | None = None
 
     def team(self, team: str) -> tuple[BattleEntry, ...]:
         """The entries of one army in roster order."""
@@ -344,6 +348,7 @@ class _BattleLoader:
         known = names if self._all_named else None
         entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
+        terrain = self._terrain(ruleset, entries)
         if known is not None:
             # with the battle's names known, a name is checked for real
             # (unknown-character); the sheet's "reads like a keyword" guess goes
@@ -361,6 +366,7 @@ class _BattleLoader:
             seed=seed,
             entries=tuple(entries),
             order=order,
+            terrain=terrain,
         )
 
     def _printable_fields(self, title: Any, seed: Any) -> None:
@@ -586,3 +592,114 @@ class _BattleLoader:
             self.error(("order",), "order-incomplete",
                        f"order must list every character exactly once; missing: {', '.join(missing)}")
         return tuple(order)
+
+    # --- soulwired, issue 12 (R-SOUL-FILE-2) ---------------------------------
+
+    def _terrain(self, ruleset: Ruleset, entries: list[BattleEntry] | None) -> Terrain | None:
+        """``terrain:`` checked: only under a ruleset with terrain (and no
+        narrowing, which knows no terrain); squares on the map and listed
+        once across the lists; strength >= 1 and armour >= 0, whole numbers;
+        no ``setup.square`` on a blocked or object area; every army that
+        draws squares keeps a free area in its R-SETUP-1 rows."""
+        raw = self.data.get("terrain")
+        if raw is None:
+            return None
+        names = ruleset.features.names
+        if SOUL_TERRAIN not in names or ruleset.mechanics.stall.kind == "narrowing":
+            why = ("narrowing (R-NARROW-2) knows no terrain" if SOUL_TERRAIN in names
+                   else f"providers: {', '.join(feature_providers(SOUL_TERRAIN))}")
+            self.error(("terrain",), "terrain-not-in-ruleset",
+                       f"{SOUL_TERRAIN} is not part of ruleset '{ruleset.name}'", hint=why, at_key=True)
+            return None
+        if not isinstance(raw, dict):
+            self.error(("terrain",), "wrong-type", "terrain: a mapping {blocked: [..], barriers: [..], objects: [..]}")
+            return None
+        width, height = ruleset.map.width, ruleset.map.height
+        seen: dict[str, tuple[Any, ...]] = {}
+        ok = True
+
+        def square_at(path: tuple[Any, ...], value: Any) -> Square | None:
+            nonlocal ok
+            if not isinstance(value, str) or not _SQUARE.match(value):
+                self.error(path, "bad-square", f"{'.'.join(map(str, path))}: expected a square such as c3, not {value!r}")
+                ok = False
+                return None
+            if not square_on_map(value, width, height):
+                self.error(path, "off-map", f"{'.'.join(map(str, path))}: {value} is not on the {width}x{height} map")
+                ok = False
+                return None
+            if value in seen:
+                self.error(path, "duplicate-square",
+                           f"{'.'.join(map(str, path))}: {value} is already listed at {'.'.join(map(str, seen[value]))}")
+                ok = False
+                return None
+            seen[value] = path
+            return parse_square(value)
+
+        for key in sorted(set(raw) - {"blocked", "barriers", "objects"}, key=str):
+            self.error(("terrain", key), "unknown-field",
+                       f"terrain: no field {key!r}; it takes blocked, barriers and objects", at_key=True)
+            ok = False
+        lists: dict[str, list[Square]] = {"blocked": [], "barriers": []}
+        for key in ("blocked", "barriers"):
+            value = raw.get(key, [])
+            if not isinstance(value, list):
+                self.error(("terrain", key), "wrong-type", f"terrain.{key}: a list of squares such as [d5]")
+                ok = False
+                continue
+            for i, item in enumerate(value):
+                sq = square_at(("terrain", key, i), item)
+                if sq is not None:
+                    lists[key].append(sq)
+        objects: list[TerrainObject] = []
+        value = raw.get("objects", [])
+        if not isinstance(value, list):
+            self.error(("terrain", "objects"), "wrong-type",
+                       "terrain.objects: a list of {square: c1, strength: 6, armour: 1}")
+            ok = False
+            value = []
+        for i, obj in enumerate(value):
+            path = ("terrain", "objects", i)
+            if not isinstance(obj, dict):
+                self.error(path, "wrong-type", "an object is {square: c1, strength: 6, armour: 1}")
+                ok = False
+                continue
+            for key in sorted(set(obj) - {"square", "strength", "armour"}, key=str):
+                self.error(path + (key,), "unknown-field", f"an object takes square, strength and armour, not {key!r}",
+                           at_key=True)
+                ok = False
+            sq = square_at(path + ("square",), obj.get("square"))
+            strength, armour = obj.get("strength"), obj.get("armour", 0)
+            if type(strength) is not int or strength < 1:
+                self.error(path + (("strength",) if "strength" in obj else ()), "out-of-range",
+                           "an object's strength is a whole number of 1 or more (R-SOUL-FILE-2)")
+                ok = False
+            if type(armour) is not int or armour < 0:
+                self.error(path + ("armour",), "out-of-range",
+                           "an object's armour is a whole number of 0 or more (R-SOUL-FILE-2)")
+                ok = False
+            if sq is not None and type(strength) is int and type(armour) is int:
+                objects.append(TerrainObject(sq, strength, armour))
+        terrain = Terrain(tuple(lists["blocked"]), tuple(lists["barriers"]), tuple(objects))
+        closed = terrain.closed()
+        setup = self.data.get("setup")
+        if isinstance(setup, dict):
+            for name, spec in setup.items():
+                square = spec.get("square") if isinstance(spec, dict) else None
+                if isinstance(square, str) and _SQUARE.match(square) and square_on_map(square, width, height) \
+                        and parse_square(square) in closed:
+                    self.error(("setup", name, "square"), "blocked-square",
+                               f"setup.{name}.square: {square} is a blocked or object area (R-SOUL-FILE-2)")
+                    ok = False
+        for team in TEAMS:
+            draws = entries is not None and any(e.team == team and e.square is None for e in entries)
+            if not draws:
+                continue
+            rows = range(height - 2)
+            free = [Square(file=f, rank=(height - 1 - r if team == "black" else r)) for f in range(width) for r in rows]
+            if all(sq in closed or square_name(sq) in ruleset.map.blocked for sq in free):
+                self.error(("terrain",), "no-free-area",
+                           f"{team} has a character to draw and no free area in its starting rows (R-SETUP-1, R-SOUL-FILE-2)",
+                           at_key=True)
+                ok = False
+        return terrain if ok and not terrain.empty else None

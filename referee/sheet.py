@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from referee.confine import PathProblem, UnsafePathError, confine, read_untrusted, read_untrusted_text
+from referee.mechanicspec import SOUL_SHEET
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
@@ -103,6 +104,11 @@ class CharacterSheet:
     plan_file: str | None = None
     plan_line_offset: int = 0
     plan_column_offset: int = 0
+    #: soulwired (R-SOUL-FILE-1): the ``soulwired:`` block's garb
+    #: (``evasive``/``armoured``) and evasion type (``normal``/``none``);
+    #: None when absent or ignored (a ruleset without these mechanics).
+    garb: str | None = None
+    evasion_type: str | None = None
 
     @property
     def has_plan(self) -> bool:
@@ -238,7 +244,39 @@ class _SheetChecker:
             plan_file=plan_file,
             plan_line_offset=line_off,
             plan_column_offset=col_off,
+            **self._soulwired(),
         )
+
+    # -- soulwired, issue 12 (R-SOUL-FILE-1) --------------------------------
+
+    def _soulwired(self) -> dict[str, str | None]:
+        """The optional ``soulwired: {garb, evasion_type}`` block: other keys
+        or values are errors; under a ruleset without these mechanics it is
+        ignored with a warning."""
+        raw = self.data.get("soulwired")
+        if raw is None:
+            return {}
+        if SOUL_SHEET not in self.ruleset.features.names:
+            self.error(("soulwired",), "block-not-in-ruleset",
+                       f"{SOUL_SHEET} is not part of ruleset '{self.ruleset.name}': ignored",
+                       at_key=True, severity="warning", hint="the soulwired ruleset reads it")
+            return {}
+        if not isinstance(raw, dict):
+            self.error(("soulwired",), "wrong-type", "soulwired: a mapping {garb: evasive | armoured, "
+                       "evasion_type: normal | none}")
+            return {}
+        allowed = {"garb": ("evasive", "armoured"), "evasion_type": ("normal", "none")}
+        out: dict[str, str | None] = {}
+        for key, value in raw.items():
+            if key not in allowed:
+                self.error(("soulwired", key), "unknown-field",
+                           f"soulwired: no field {key!r}; it takes garb and evasion_type (R-SOUL-FILE-1)", at_key=True)
+            elif value not in allowed[str(key)]:
+                self.error(("soulwired", key), "invalid-value",
+                           f"soulwired.{key}: expected one of {', '.join(allowed[str(key)])}, not {value!r}")
+            else:
+                out[str(key)] = str(value)
+        return out
 
     # -- R-CHAR-1 ---------------------------------------------------------
 

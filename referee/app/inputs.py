@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from referee import __version__
 from referee.battlefile import Battle, parse_plan_of
-from referee.board import parse_square
+from referee.board import parse_square, square_name
 from referee.elements import parse_pattern
 from referee.mechanicspec import ArmyReducedSpec, DecimalDiceSpec, NarrowingSpec, StepsSpec
 from referee.engine.battle import BattleSetup, Combatant, resolve_battle
@@ -24,6 +24,7 @@ from referee.plan.format import format_clause
 from referee.report.record import Report
 from referee.ruleset import Ruleset, embedded_ruleset, is_builtin_name
 from referee.sheet import CharacterSheet, Pattern
+from referee.terrain import Terrain, TerrainObject
 
 __all__ = [
     "battle_inputs",
@@ -109,6 +110,11 @@ def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder
         "skills": list(sheet.skills),
         "skill_lines": list(sheet.skill_lines),
         "plan": plan,
+        # soulwired (R-SOUL-FILE-1): only when the sheet has the block, so
+        # every other report's inputs (and digest) stay as they were.
+        **({"soulwired": {k: v for k, v in (("garb", sheet.garb), ("evasion_type", sheet.evasion_type))
+                          if v is not None}}
+           if sheet.garb is not None or sheet.evasion_type is not None else {}),
     }
 
 
@@ -134,6 +140,7 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
         "characters": characters,
         "setup": setup,
         "order": list(battle.order) if battle.order is not None else None,
+        **({"terrain": terrain_inputs(battle.terrain)} if battle.terrain is not None else {}),
         "skill_names": skill_names(battle.ruleset, all_skills),
     }
 
@@ -158,6 +165,8 @@ def _sheet_from_inputs(c: Mapping[str, Any]) -> CharacterSheet:
         plan_file=(c["sheet"] if plan["inline"] else plan["file"]) if plan else None,
         plan_line_offset=plan["line_offset"] if plan else 0,
         plan_column_offset=plan["column_offset"] if plan else 0,
+        garb=(c.get("soulwired") or {}).get("garb"),
+        evasion_type=(c.get("soulwired") or {}).get("evasion_type"),
     )
 
 
@@ -176,7 +185,27 @@ def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
         combatants.append(Combatant(sheet=sheet, plan=plan, team=c["team"],
                                     square=parse_square(square) if square else None, hp=fixed.get("hp")))
     order = inputs.get("order")
-    return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None)
+    terrain = inputs.get("terrain")
+    return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None,
+                       terrain=terrain_from_inputs(terrain) if terrain is not None else None)
+
+
+# --- soulwired, issue 12: the battle file's terrain in the inputs (R-SOUL-FILE-2) ---
+
+
+def terrain_inputs(terrain: Terrain) -> dict[str, Any]:
+    """The terrain as written in the inputs: squares as names, lists in order."""
+    return {"blocked": [square_name(s) for s in terrain.blocked],
+            "barriers": [square_name(s) for s in terrain.barriers],
+            "objects": [{"square": square_name(o.square), "strength": o.strength, "armour": o.armour}
+                        for o in terrain.objects]}
+
+
+def terrain_from_inputs(data: Mapping[str, Any]) -> Terrain:
+    return Terrain(tuple(parse_square(s) for s in data.get("blocked", ())),
+                   tuple(parse_square(s) for s in data.get("barriers", ())),
+                   tuple(TerrainObject(parse_square(o["square"]), int(o["strength"]), int(o.get("armour", 0)))
+                         for o in data.get("objects", ())))
 
 
 def resolve_inputs(inputs: Mapping[str, Any], ruleset: Ruleset, seed: int | str, seed_source: str) -> Report:

@@ -40,6 +40,8 @@ class PreferenceKind(enum.Enum):
     NAMED = "named"
     FARTHEST = "farthest"
     ALLY_WITH = "ally_with"
+    #: soulwired (R-SOUL-PLAN-4): fewest evasion dice left (``key``).
+    FEWEST_EVASION_DICE = "fewest_evasion_dice"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class Preference:
     kind: PreferenceKind = PreferenceKind.NEAREST
     name: str | None = None
     match: "Condition | None" = None
+    #: soulwired: a number per candidate, fewest first (``FEWEST_EVASION_DICE``).
+    key: "Callable[[Any], int] | None" = None
 
     def describe(self) -> str:
         return f"named {self.name}" if self.kind is PreferenceKind.NAMED else self.kind.value
