@@ -26,16 +26,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.board import InvalidSquareError, parse_square
-from referee.mechanicspec import WIZ_SIZE, feature_providers
+from referee.board import InvalidSquareError, Square, parse_square, square_name
 from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
+from referee.mechanicspec import ORM_TERRAIN, SOUL_TERRAIN, WIZ_SIZE, feature_providers
 from referee.plan import parse_plan
 from referee.plan.check import plan_character_names
-from referee.ormfiles import check_pcs, check_terrain
+from referee.ormfiles import check_pcs
 from referee.ruleset import Ruleset, load_ruleset
 from referee.sheet import CharacterSheet, load_sheet, sheet_name
+from referee.terrain import Terrain, TerrainObject
 from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
 
@@ -104,9 +105,11 @@ class Battle:
     seed: int | str | None
     entries: tuple[BattleEntry, ...]
     order: tuple[str, ...] | None = None
-    #: orm (R-ORM-BATTLE-1): the PC side of initiative ties, and blocked terrain.
+    #: orm (R-ORM-BATTLE-1): the PC side of initiative ties.
     pcs: str | None = None
-    blocked: tuple[str, ...] = ()
+    #: The battle's terrain, or None: blocked areas (R-ORM-BATTLE-1, R-SOUL-FILE-2),
+    #: barriers and objects (R-SOUL-FILE-2 only).
+    terrain: Terrain | None = None
 
     def team(self, team: str) -> tuple[BattleEntry, ...]:
         """The entries of one army in roster order."""
@@ -349,9 +352,10 @@ class _BattleLoader:
         # give; name checks only when every character's name is known.
         names = self._unique_names(self._loaded) | set(self._broken_names)
         known = names if self._all_named else None
-        pcs, blocked = self._orm_fields(ruleset)
+        pcs = self._orm_fields(ruleset)
         entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
+        terrain = self._terrain(ruleset, entries)
         if known is not None:
             # with the battle's names known, a name is checked for real
             # (unknown-character); the sheet's "reads like a keyword" guess goes
@@ -370,7 +374,7 @@ class _BattleLoader:
             entries=tuple(entries),
             order=order,
             pcs=pcs,
-            blocked=tuple(blocked),
+            terrain=terrain,
         )
 
     def _printable_fields(self, title: Any, seed: Any) -> None:
@@ -518,16 +522,10 @@ class _BattleLoader:
         hint = f"did you mean {close[0]!r}?" if close else f"characters: {', '.join(sorted(names))}"
         self.error(field, "unknown-character", f"{what} names {name!r}, who is not in this battle", hint=hint, at_key=at_key)
 
-    def _orm_fields(self, ruleset: Ruleset) -> tuple[str | None, list[str]]:
-        """R-ORM-BATTLE-1: ``pcs`` and ``terrain``, refused where the ruleset
-        lacks them (``referee.ormfiles``)."""
-        pcs = check_pcs(self.data["pcs"], ruleset, self.error) if "pcs" in self.data else None
-        blocked: list[str] = []
-        if "terrain" in self.data:
-            w, h = ruleset.map.width, ruleset.map.height
-            blocked = check_terrain(self.data["terrain"], ruleset, lambda s: square_on_map(s, w, h), self.error) or []
-        self._terrain = set(blocked)
-        return pcs, blocked
+    def _orm_fields(self, ruleset: Ruleset) -> str | None:
+        """R-ORM-BATTLE-1: ``pcs``, refused where the ruleset lacks it
+        (``referee.ormfiles``); its ``terrain`` is :meth:`_terrain`'s."""
+        return check_pcs(self.data["pcs"], ruleset, self.error) if "pcs" in self.data else None
 
     def _capacity(self, ruleset: Ruleset, setup: dict[Any, Any]) -> None:
         """R-ORM-BATTLE-1: no more than ``capacity_per_side`` of one side in an area."""
@@ -559,7 +557,7 @@ class _BattleLoader:
             field = ("setup", name, "square")
             if not square_on_map(square, width, height):
                 self.error(field, "off-map", f"setup.{name}.square: {square} is not on the {width}x{height} map")
-            elif square in ruleset.map.blocked or square in getattr(self, "_terrain", ()):
+            elif square in ruleset.map.blocked:
                 self.error(field, "blocked-square", f"setup.{name}.square: {square} is blocked on this map")
         self._capacity(ruleset, setup)
 
@@ -636,3 +634,120 @@ class _BattleLoader:
             self.error(("order",), "order-incomplete",
                        f"order must list every character exactly once; missing: {', '.join(missing)}")
         return tuple(order)
+
+    # --- terrain: orm's blocked areas (R-ORM-BATTLE-1), soulwired's whole block (R-SOUL-FILE-2)
+
+    def _terrain(self, ruleset: Ruleset, entries: list[BattleEntry] | None) -> Terrain | None:
+        """``terrain:`` checked: only under a ruleset with terrain (and no
+        narrowing, which knows no terrain); ``blocked`` where the mechanics
+        give blocked terrain (orm, soulwired), ``barriers`` and ``objects``
+        only where they give the whole block (soulwired: R-ORM-CHECK-1 refuses
+        them under orm); squares on the map and listed once across the lists;
+        strength >= 1 and armour >= 0, whole numbers; no ``setup.square`` on a
+        blocked or object area; every army that draws squares keeps a free
+        area in its R-SETUP-1 rows."""
+        raw = self.data.get("terrain")
+        if raw is None:
+            return None
+        names = ruleset.features.names
+        whole = SOUL_TERRAIN in names
+        if not (whole or ORM_TERRAIN in names) or ruleset.mechanics.stall.kind == "narrowing":
+            why = ("narrowing (R-NARROW-2) knows no terrain" if whole or ORM_TERRAIN in names
+                   else f"providers: {', '.join(feature_providers(ORM_TERRAIN) + feature_providers(SOUL_TERRAIN))}")
+            self.error(("terrain",), "terrain-not-in-ruleset",
+                       f"{ORM_TERRAIN} is not part of ruleset '{ruleset.name}'", hint=why, at_key=True)
+            return None
+        if not isinstance(raw, dict):
+            self.error(("terrain",), "wrong-type", "terrain: a mapping {blocked: [..], barriers: [..], objects: [..]}")
+            return None
+        width, height = ruleset.map.width, ruleset.map.height
+        seen: dict[str, tuple[Any, ...]] = {}
+        ok = True
+
+        def square_at(path: tuple[Any, ...], value: Any) -> Square | None:
+            nonlocal ok
+            if not isinstance(value, str) or not _SQUARE.match(value):
+                self.error(path, "bad-square", f"{'.'.join(map(str, path))}: expected a square such as c3, not {value!r}")
+                ok = False
+                return None
+            if not square_on_map(value, width, height):
+                self.error(path, "off-map", f"{'.'.join(map(str, path))}: {value} is not on the {width}x{height} map")
+                ok = False
+                return None
+            if value in seen:
+                self.error(path, "duplicate-square",
+                           f"{'.'.join(map(str, path))}: {value} is already listed at {'.'.join(map(str, seen[value]))}")
+                ok = False
+                return None
+            seen[value] = path
+            return parse_square(value)
+
+        fields = ("blocked", "barriers", "objects") if whole else ("blocked",)
+        for key in sorted(set(raw) - set(fields), key=str):
+            self.error(("terrain", key), "unknown-field",
+                       f"terrain: no field {key!r} under ruleset '{ruleset.name}'; it takes {', '.join(fields)}"
+                       + ("" if whole or key not in ("barriers", "objects") else " (R-ORM-CHECK-1)"), at_key=True)
+            ok = False
+        lists: dict[str, list[Square]] = {"blocked": [], "barriers": []}
+        for key in ("blocked", "barriers"):
+            value = raw.get(key, [])
+            if not isinstance(value, list):
+                self.error(("terrain", key), "wrong-type", f"terrain.{key}: a list of squares such as [d5]")
+                ok = False
+                continue
+            for i, item in enumerate(value):
+                sq = square_at(("terrain", key, i), item)
+                if sq is not None:
+                    lists[key].append(sq)
+        objects: list[TerrainObject] = []
+        value = raw.get("objects", [])
+        if not isinstance(value, list):
+            self.error(("terrain", "objects"), "wrong-type",
+                       "terrain.objects: a list of {square: c1, strength: 6, armour: 1}")
+            ok = False
+            value = []
+        for i, obj in enumerate(value):
+            path = ("terrain", "objects", i)
+            if not isinstance(obj, dict):
+                self.error(path, "wrong-type", "an object is {square: c1, strength: 6, armour: 1}")
+                ok = False
+                continue
+            for key in sorted(set(obj) - {"square", "strength", "armour"}, key=str):
+                self.error(path + (key,), "unknown-field", f"an object takes square, strength and armour, not {key!r}",
+                           at_key=True)
+                ok = False
+            sq = square_at(path + ("square",), obj.get("square"))
+            strength, armour = obj.get("strength"), obj.get("armour", 0)
+            if type(strength) is not int or strength < 1:
+                self.error(path + (("strength",) if "strength" in obj else ()), "out-of-range",
+                           "an object's strength is a whole number of 1 or more (R-SOUL-FILE-2)")
+                ok = False
+            if type(armour) is not int or armour < 0:
+                self.error(path + ("armour",), "out-of-range",
+                           "an object's armour is a whole number of 0 or more (R-SOUL-FILE-2)")
+                ok = False
+            if sq is not None and type(strength) is int and type(armour) is int:
+                objects.append(TerrainObject(sq, strength, armour))
+        terrain = Terrain(tuple(lists["blocked"]), tuple(lists["barriers"]), tuple(objects))
+        closed = terrain.closed()
+        setup = self.data.get("setup")
+        if isinstance(setup, dict):
+            for name, spec in setup.items():
+                square = spec.get("square") if isinstance(spec, dict) else None
+                if isinstance(square, str) and _SQUARE.match(square) and square_on_map(square, width, height) \
+                        and parse_square(square) in closed:
+                    self.error(("setup", name, "square"), "blocked-square",
+                               f"setup.{name}.square: {square} is a blocked or object area (R-SOUL-FILE-2)")
+                    ok = False
+        for team in TEAMS:
+            draws = entries is not None and any(e.team == team and e.square is None for e in entries)
+            if not draws:
+                continue
+            rows = range(height - 2)
+            free = [Square(file=f, rank=(height - 1 - r if team == "black" else r)) for f in range(width) for r in rows]
+            if all(sq in closed or square_name(sq) in ruleset.map.blocked for sq in free):
+                self.error(("terrain",), "no-free-area",
+                           f"{team} has a character to draw and no free area in its starting rows (R-SETUP-1, R-SOUL-FILE-2)",
+                           at_key=True)
+                ok = False
+        return terrain if ok and not terrain.empty else None

@@ -618,6 +618,8 @@ class D6PoolSpec(MechanicSpec):
     maneuver_ability: Ability = "reflex"
     maneuver_movement: int = 1
     maneuver_evasion_dice: int = 1
+    #: R-SOUL-FILE-1: the evasion dice garb ``evasive`` adds (issue 12).
+    evasive_dice: int = 1
 
 
 @dataclass(frozen=True)
@@ -724,7 +726,8 @@ ORM_FOLLOW_UP = "the `never follow up` clause (orm)"
 ORM_NORMAL_ATTACK = "the `normal-attack` skill (orm)"
 ORM_DEFENCE = "the sheet's `defence` block (orm)"
 ORM_PCS = "the battle file's `pcs` field (orm)"
-ORM_TERRAIN = "the battle file's `terrain` field (orm)"
+#: Blocked terrain (R-ORM-BATTLE-1, R-SOUL-FILE-2): ``terrain: {blocked: [...]}``.
+ORM_TERRAIN = "the battle file's `terrain: {blocked: [...]}`"
 
 OrmAbility = Literal["body", "reflex", "intellect"]
 
@@ -1012,3 +1015,115 @@ def sheet_blocks_of(spec: MechanicsSpec) -> tuple[str, ...]:
     """The sheet blocks whose levels these mechanics read (sorted keys)."""
     features = spec.features()
     return tuple(sorted(block for feature, block in SHEET_BLOCKS.items() if feature in features))
+# --- soulwired, issue 12 (variant-soulwired.md): the soul action, points with
+# terrain costs, armour.  Each extends a kind already built: the extra
+# parameters build a subclass spec only when written, so d20pool's and
+# tcgt's specs (and every report listing them) stay what they were.
+
+#: Feature names (``referee.plan.gate``'s ``clause-not-in-ruleset`` messages).
+SOUL_STANCE = "the stance clauses `focus`, `maneuver`, `no stance` (soulwired)"
+SOUL_EVASION = "the evasion clauses `evade with`, `never evade` (soulwired)"
+SOUL_OBJECT = "the `attack object at SQ` clause (soulwired)"
+SOUL_CONDITIONS = "the conditions `evasion dice`, `attacked`, `hard mode`, `ultra hard` (soulwired)"
+SOUL_INCOMING = "the conditions `incoming damage`, `incoming melee` (soulwired)"
+SOUL_PREFERENCE = "the preference `fewest evasion dice` (soulwired)"
+SOUL_SHEET = "the sheet block `soulwired:` (soulwired)"
+#: The whole terrain block: barriers and objects besides blocked areas (R-SOUL-FILE-2).
+SOUL_TERRAIN = "the battle file's terrain `barriers` and `objects` (soulwired)"
+Garb = Literal["evasive", "armoured"]
+
+
+@dataclass(frozen=True)
+class SoulActionSpec(MechanicSpec):
+    """``action: {kind: soul, offensive_uses: 1}`` (R-SOUL-ACT-1/2,
+    R-SOUL-STANCE-*): stance, first move, the walk with at most
+    ``offensive_uses`` offensive uses, maintenance, second move."""
+
+    offensive_uses: int = 1
+
+
+@dataclass(frozen=True)
+class SoulPointsSpec(PointsSpec):
+    """``movement: {kind: points, ..., barrier_cost: 3, barrier_start_points:
+    1, minimum_move: true}`` (R-SOUL-MOVE-1/2): steps cost 1, or
+    ``barrier_cost`` into a barrier area; a character that never evades and
+    starts in a barrier has ``barrier_start_points``; the minimum move lets a
+    first unaffordable step be taken.  Gives the battle file's ``terrain:``."""
+
+    barrier_cost: int = 3
+    barrier_start_points: int = 1
+    minimum_move: bool = True
+
+    def extra_features(self) -> frozenset[str]:
+        return frozenset({ORM_TERRAIN, SOUL_TERRAIN})
+
+
+@dataclass(frozen=True)
+class ArmourSpec(MechanicSpec):
+    """``damage: {kind: printed, armour: physical, armoured: 1}``
+    (R-SOUL-DMG-1): printed damage, less ``armoured`` against physical damage
+    for a character with garb ``armoured``."""
+
+    armour: Literal["physical"] = "physical"
+    armoured: int = 1
+
+
+_SOUL_POINT_PARAMS = ("barrier_cost", "barrier_start_points", "minimum_move")
+
+
+def _soul_points(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    if not any(name in p for name in _SOUL_POINT_PARAMS):
+        return _points(kind, p)
+    return SoulPointsSpec(kind, cast(int, p["base"]), cast(int, p["per_reflex"]), cast(bool, p["engaging_ends_move"]),
+                          cast(int, p.get("barrier_cost", 3)), cast(int, p.get("barrier_start_points", 1)),
+                          cast(bool, p.get("minimum_move", True)))
+
+
+def _armour(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    if "armour" not in p:
+        return _plain(kind, p)
+    return ArmourSpec(kind, "physical", cast(int, p.get("armoured", 1)))
+
+
+def _soul_action(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    return SoulActionSpec(kind, cast(int, p["offensive_uses"]))
+
+
+def _soul_evasion(value: object) -> Problems:
+    """hit d6_pool's ``evasion``: dice and default_commit, and optionally
+    ``evasive`` (the dice garb ``evasive`` adds, R-SOUL-FILE-1)."""
+    shape = "{dice: highest_ability, default_commit: N, evasive: N}"
+    if not isinstance(value, dict):
+        return [((), f"a mapping {shape}")]
+    problems: Problems = [((k,), f"no field {k!r} here: {shape}")
+                          for k in sorted(set(value) - {"dice", "default_commit", "evasive"}, key=str)]
+    problems += _EVASION({k: v for k, v in value.items() if k != "evasive"})
+    if "evasive" in value:
+        problems += [(("evasive", *path), e) for path, e in _int_in(0, 9)(value["evasive"])]
+    return problems
+
+
+def _d6_pool_soul(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    spec = cast(D6PoolSpec, _d6_pool(kind, p))
+    evasion = cast(dict[str, object], p["evasion"])
+    return D6PoolSpec(**{**{f.name: getattr(spec, f.name) for f in fields(spec)},
+                         "evasive_dice": cast(int, evasion.get("evasive", 1))})
+
+
+_points_info = KINDS["movement"]["points"]
+KINDS["movement"]["points"] = KindInfo(
+    "movement", "points", _points_info.source + ", R-SOUL-MOVE-1/2",
+    {**_points_info.params, "barrier_cost": _int_in(1, 9), "barrier_start_points": _int_in(0, 9),
+     "minimum_move": _is_bool}, _points_info.required, _soul_points)
+_printed_info = KINDS["damage"]["printed"]
+KINDS["damage"]["printed"] = KindInfo(
+    "damage", "printed", _printed_info.source + ", R-SOUL-DMG-1",
+    {"armour": _one_of("physical"), "armoured": _int_in(0, 9)}, (), _armour)
+KINDS["action"]["soul"] = KindInfo(
+    "action", "soul", "R-SOUL-ACT-1/2, R-SOUL-STANCE-1..3", {"offensive_uses": _int_in(1, 9)},
+    ("offensive_uses",), _soul_action,
+    features=frozenset({SOUL_STANCE, SOUL_OBJECT, SOUL_CONDITIONS}))
+_d6_info = KINDS["hit"]["d6_pool"]
+KINDS["hit"]["d6_pool"] = KindInfo(
+    "hit", "d6_pool", _d6_info.source, {**_d6_info.params, "evasion": _soul_evasion}, _d6_info.required,
+    _d6_pool_soul, features=frozenset({SOUL_EVASION, SOUL_INCOMING, SOUL_PREFERENCE, SOUL_SHEET}))

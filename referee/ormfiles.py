@@ -75,27 +75,3 @@ def check_pcs(value: object, ruleset: Ruleset, error: Report) -> str | None:
     return str(value)
 
 
-def check_terrain(value: object, ruleset: Ruleset, on_map: Callable[[str], bool], error: Report) -> list[str] | None:
-    """R-ORM-BATTLE-1: ``terrain: {blocked: [squares]}``; ``barriers`` and
-    ``objects`` are refused.  Returns the blocked squares' names."""
-    if ORM_TERRAIN not in ruleset.features.names:
-        _not_in_ruleset(ruleset, ORM_TERRAIN, ("terrain",), error)
-        return None
-    if not isinstance(value, Mapping):
-        error(("terrain",), "invalid-value", "terrain: expected {blocked: [squares]}")
-        return None
-    ok = True
-    for key in value:
-        if key != "blocked":
-            error(("terrain", key), "unknown-field", f"terrain: {key!r} is not supported; only blocked "
-                  "(R-ORM-CHECK-1)", at_key=True)
-            ok = False
-    blocked = value.get("blocked", [])
-    if not isinstance(blocked, list):
-        error(("terrain", "blocked"), "invalid-value", "terrain.blocked: expected a list of squares such as [b4]")
-        return None
-    for i, square in enumerate(blocked):
-        if not isinstance(square, str) or not on_map(square):
-            error(("terrain", "blocked", i), "invalid-square", f"terrain.blocked: {square!r} is not a square of the map")
-            ok = False
-    return [str(s) for s in blocked] if ok else None

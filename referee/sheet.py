@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from referee.confine import PathProblem, UnsafePathError, confine, read_untrusted, read_untrusted_text
+from referee.mechanicspec import SOUL_SHEET
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition, parse_plan
@@ -121,6 +122,11 @@ class CharacterSheet:
     #: variant-wiz.md R-WIZ-SHEET-1: the ``wiz:`` levels by English key
     #: (absent keys are 0); empty without the block.
     wiz: tuple[tuple[str, int], ...] = ()
+    #: soulwired (R-SOUL-FILE-1): the ``soulwired:`` block's garb
+    #: (``evasive``/``armoured``) and evasion type (``normal``/``none``);
+    #: None when absent or ignored (a ruleset without these mechanics).
+    garb: str | None = None
+    evasion_type: str | None = None
 
     @property
     def has_plan(self) -> bool:
@@ -264,6 +270,7 @@ class _SheetChecker:
             plan_column_offset=col_off,
             defence=defence,
             wiz=wiz,
+            **self._soulwired(),
         )
 
     # -- variant-wiz.md R-WIZ-SHEET-1, R-WIZ-CHECK-1 ---------------------------
@@ -308,6 +315,37 @@ class _SheetChecker:
                            f"wiz levels sum to {total}; intellect {intellect} allows at most {budget} (R-WIZ-SHEET-1)",
                            at_key=True)
         return tuple(sorted(found.items()))
+
+    # -- soulwired, issue 12 (R-SOUL-FILE-1) --------------------------------
+
+    def _soulwired(self) -> dict[str, str | None]:
+        """The optional ``soulwired: {garb, evasion_type}`` block: other keys
+        or values are errors; under a ruleset without these mechanics it is
+        ignored with a warning."""
+        raw = self.data.get("soulwired")
+        if raw is None:
+            return {}
+        if SOUL_SHEET not in self.ruleset.features.names:
+            self.error(("soulwired",), "block-not-in-ruleset",
+                       f"{SOUL_SHEET} is not part of ruleset '{self.ruleset.name}': ignored",
+                       at_key=True, severity="warning", hint="the soulwired ruleset reads it")
+            return {}
+        if not isinstance(raw, dict):
+            self.error(("soulwired",), "wrong-type", "soulwired: a mapping {garb: evasive | armoured, "
+                       "evasion_type: normal | none}")
+            return {}
+        allowed = {"garb": ("evasive", "armoured"), "evasion_type": ("normal", "none")}
+        out: dict[str, str | None] = {}
+        for key, value in raw.items():
+            if key not in allowed:
+                self.error(("soulwired", key), "unknown-field",
+                           f"soulwired: no field {key!r}; it takes garb and evasion_type (R-SOUL-FILE-1)", at_key=True)
+            elif value not in allowed[str(key)]:
+                self.error(("soulwired", key), "invalid-value",
+                           f"soulwired.{key}: expected one of {', '.join(allowed[str(key)])}, not {value!r}")
+            else:
+                out[str(key)] = str(value)
+        return out
 
     # -- R-CHAR-1 ---------------------------------------------------------
 

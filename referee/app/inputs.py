@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from referee import __version__
 from referee.battlefile import Battle, parse_plan_of
-from referee.board import parse_square
+from referee.board import parse_square, square_name
 from referee.elements import parse_pattern
 from referee.mechanicspec import ArmyReducedSpec, DecimalDiceSpec, NarrowingSpec, StepsSpec
 from referee.engine.battle import BattleSetup, Combatant, resolve_battle
@@ -25,6 +25,7 @@ from referee.plan.format import format_clause
 from referee.report.record import Report
 from referee.ruleset import Ruleset, embedded_ruleset, is_builtin_name
 from referee.sheet import CharacterSheet, Pattern
+from referee.terrain import Terrain, TerrainObject
 
 __all__ = [
     "battle_inputs",
@@ -114,6 +115,11 @@ def _sheet_inputs(sheet: CharacterSheet, team: str, rel_path: str, battle_folder
         **({"defence": dict(sheet.defence)} if sheet.defence else {}),  # orm (R-ORM-SHEET-1)
         # variant-wiz.md R-WIZ-SHEET-1: the levels, only when the sheet has them.
         **({"wiz": dict(sheet.wiz)} if sheet.wiz else {}),
+        # soulwired (R-SOUL-FILE-1): only when the sheet has the block, so
+        # every other report's inputs (and digest) stay as they were.
+        **({"soulwired": {k: v for k, v in (("garb", sheet.garb), ("evasion_type", sheet.evasion_type))
+                          if v is not None}}
+           if sheet.garb is not None or sheet.evasion_type is not None else {}),
     }
 
 
@@ -139,10 +145,10 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
         "characters": characters,
         "setup": setup,
         "order": list(battle.order) if battle.order is not None else None,
+        **({"terrain": terrain_inputs(battle.terrain)} if battle.terrain is not None else {}),
         "skill_names": skill_names(battle.ruleset, all_skills),
         # orm (R-ORM-BATTLE-1): written only when the battle file has them
         **({"pcs": battle.pcs} if battle.pcs is not None else {}),
-        **({"terrain": {"blocked": list(battle.blocked)}} if battle.blocked else {}),
     }
 
 
@@ -175,6 +181,8 @@ def _sheet_from_inputs(c: Mapping[str, Any]) -> CharacterSheet:
         plan_column_offset=plan["column_offset"] if plan else 0,
         defence=c.get("defence", {}),
         wiz=tuple(sorted(c.get("wiz", {}).items())),
+        garb=(c.get("soulwired") or {}).get("garb"),
+        evasion_type=(c.get("soulwired") or {}).get("evasion_type"),
     )
 
 
@@ -194,9 +202,34 @@ def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
                                     square=parse_square(square) if square else None, hp=fixed.get("hp"),
                                     size=fixed.get("size")))
     order = inputs.get("order")
-    terrain = inputs.get("terrain") or {}
+    terrain = inputs.get("terrain")
     return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None,
-                       pcs=inputs.get("pcs"), blocked=tuple(parse_square(s) for s in terrain.get("blocked", ())))
+                       pcs=inputs.get("pcs"),
+                       terrain=terrain_from_inputs(terrain) if terrain is not None else None)
+
+
+# --- soulwired, issue 12: the battle file's terrain in the inputs (R-SOUL-FILE-2) ---
+
+
+def terrain_inputs(terrain: Terrain) -> dict[str, Any]:
+    """The terrain as written in the inputs: squares as names, lists in order,
+    each list only when it has something (orm's terrain is ``blocked`` alone)."""
+    out: dict[str, Any] = {}
+    if terrain.blocked:
+        out["blocked"] = [square_name(s) for s in terrain.blocked]
+    if terrain.barriers:
+        out["barriers"] = [square_name(s) for s in terrain.barriers]
+    if terrain.objects:
+        out["objects"] = [{"square": square_name(o.square), "strength": o.strength, "armour": o.armour}
+                          for o in terrain.objects]
+    return out
+
+
+def terrain_from_inputs(data: Mapping[str, Any]) -> Terrain:
+    return Terrain(tuple(parse_square(s) for s in data.get("blocked", ())),
+                   tuple(parse_square(s) for s in data.get("barriers", ())),
+                   tuple(TerrainObject(parse_square(o["square"]), int(o["strength"]), int(o.get("armour", 0)))
+                         for o in data.get("objects", ())))
 
 
 def resolve_inputs(inputs: Mapping[str, Any], ruleset: Ruleset, seed: int | str, seed_source: str) -> Report:

@@ -116,8 +116,20 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
     return order, lines, filters
 
 
+#: An action shape's own use of a walk entry before its targets are sought
+#: (R-SOUL-TERR-2's object attack): given the entry and its base panels,
+#: returns True when it used the entry itself.
+EntryHook = Callable[[int, Skill, tuple[int, ...]], bool]
+
+
+def is_offensive(skill: Skill) -> bool:
+    """R-SOUL-ACT-2: an active, non-maintain skill used on enemies."""
+    return not (skill.is_passive or skill.is_maintain or skill.targets_allies)
+
+
 def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintain: bool = False,
-         spent: str | None = None, main_use: bool = False, cast: CastHook | None = None) -> bool:
+         spent: str | None = None, main_use: bool = False, cast: CastHook | None = None,
+         offensive_uses: int | None = None, entry_hook: EntryHook | None = None) -> bool:
     """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
     attacked (R-MOVE-3).  ``max_uses``: stop after that many uses or maintain
     starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt).
@@ -126,7 +138,11 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
     passed with this reason rather than left unsaid (R-ORM-ACT-4, ``main_used``).
     ``main_use``: after the first active use classed attack, heal, obstruct
     or change, later non-maintain entries are passed (``main_used``,
-    R-WIZ-ACT-1); ``cast``: may make a use a delayed cast (R-WIZ-CAST-1)."""
+    R-WIZ-ACT-1); ``cast``: may make a use a delayed cast (R-WIZ-CAST-1).
+    ``offensive_uses`` (R-SOUL-ACT-2): after that many offensive uses, later
+    offensive entries are passed as ``offensive_limit`` (before any other
+    reason but ``passive``) and the walk goes on; ``entry_hook`` may use an
+    offensive entry itself (R-SOUL-TERR-2)."""
     order, lines, filters = walk_order(b, f)
     if skip_maintain:
         order = [i for i in order if not (f.skills[i].is_maintain and not f.skills[i].is_passive)]
@@ -149,6 +165,9 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
             continue
         if skill.is_passive:
             passed(entry, "passive", rule="R-SK-2")
+            continue
+        if offensive_uses is not None and offensive_uses <= 0 and is_offensive(skill):
+            passed(entry, "offensive_limit", rule="R-SOUL-ACT-2")
             continue
         if f.entry_bound(entry):
             passed(entry, "bound", rule="R-ST-BIND")
@@ -183,6 +202,12 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
         if base is None:
             passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
             continue
+        if entry_hook is not None and entry_hook(entry, skill, base):
+            attacked = True
+            if offensive_uses is not None:
+                offensive_uses -= 1
+            b.check_end()
+            continue
         cands = candidates(b, f, skill, filters.get(skill.id, ()))
         if not cands.pool:
             passed(entry, cands.reason, rule="R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2")
@@ -196,6 +221,8 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
             use_skill(b, f, entry, skill, choice.targets, choice.panels)
         if not skill.targets_allies:
             attacked = True
+            if offensive_uses is not None:
+                offensive_uses -= 1
         b.check_end()
         if main_use and (skill.is_attack or skill.is_heal or skill.is_obstruct or skill.is_change):
             main_done = True

@@ -32,6 +32,7 @@ from referee.engine.conditions import CondContext, acting_first, readies, readie
 from referee.engine.state import Fighter
 from referee.plan import ast as A
 from referee.plan import parse_condition
+from referee.mechanicspec import D6PoolSpec
 from referee.ruleset import Ruleset
 
 __all__ = ["compile_ast_plan", "compile_condition", "compile_condition_text", "compile_pattern_condition",
@@ -159,7 +160,51 @@ def compile_condition(cond: A.Condition | None, ruleset: Ruleset) -> R.Condition
     if isinstance(cond, A.Not):
         inner = compile_condition(cond.operand, ruleset)
         return lambda ctx: not inner(ctx)
+    extra = _resource_condition(cond, ruleset)
+    if extra is not None:
+        return extra
     raise TypeError(f"unknown condition node {type(cond).__name__}")
+
+
+# --- soulwired, issue 12 (R-SOUL-PLAN-2/4) ---
+
+
+def evasion_dice_left(ruleset: Ruleset) -> Callable[[Fighter], int]:
+    """A character's evasion dice left: as last set, else full (R-SOUL-HIT-2:
+    full at battle start), read from the ruleset's ``d6_pool`` numbers."""
+    hit = ruleset.mechanics.hit
+    evasive = hit.evasive_dice if isinstance(hit, D6PoolSpec) else 0
+
+    def left(f: Fighter) -> int:
+        if f.evasion_dice is not None:
+            return f.evasion_dice
+        if f.evasion_type == "none":
+            return 0
+        return max(f.abilities.values()) + (evasive if f.garb == "evasive" else 0)
+    return left
+
+
+def _resource_condition(cond: A.Condition, ruleset: Ruleset) -> R.Condition | None:
+    if isinstance(cond, A.EvasionDiceLeft):
+        left, op, value = evasion_dice_left(ruleset), _OPS[cond.op], cond.value
+        return _on_subject(cond.subject, lambda f, _ctx: op(left(f), value))
+    if isinstance(cond, A.Attacked):
+        def attacked(ctx: CondContext) -> bool:
+            memory = ctx.me.mechanic_state
+            return bool(getattr(memory, "attacked", False))
+        return attacked
+    if isinstance(cond, A.HardModeOn):
+        return lambda ctx: ctx.state.hard_mode_level >= 1
+    if isinstance(cond, A.UltraHard):
+        return lambda ctx: ctx.state.hard_mode_level >= 2
+    if isinstance(cond, A.IncomingDamage):
+        op, value = _OPS[cond.op], cond.value
+        return lambda ctx: ctx.incoming is not None and op(ctx.incoming.damage, value)
+    if isinstance(cond, A.IncomingMelee):
+        hit = ruleset.mechanics.hit
+        melee_max = hit.melee_max_range if isinstance(hit, D6PoolSpec) else 0
+        return lambda ctx: ctx.incoming is not None and ctx.incoming.range <= melee_max
+    return None
 
 
 def mentions_target(cond: A.Condition | None) -> bool:
@@ -247,6 +292,8 @@ def _preference(pref: A.TargetPref, ruleset: Ruleset) -> R.Preference:
         return R.Preference(R.PreferenceKind.NAMED, pref.name)
     if isinstance(pref, A.AllyWith):
         return R.Preference(R.PreferenceKind.ALLY_WITH, match=_ally_match(compile_condition(pref.test, ruleset)))
+    if isinstance(pref, A.FewestEvasionDice):  # soulwired (R-SOUL-PLAN-4)
+        return R.Preference(R.PreferenceKind.FEWEST_EVASION_DICE, key=evasion_dice_left(ruleset))
     raise TypeError(f"unknown target preference {type(pref).__name__}")
 
 
@@ -341,6 +388,13 @@ def compile_clause(clause: A.Clause, ruleset: Ruleset, allies: frozenset[str] = 
         return R.Hold(line, when, conditional)
     if isinstance(clause, A.KeepAway):
         return R.KeepAway(line, when, conditional)
+    # soulwired (R-SOUL-PLAN-1..3)
+    if isinstance(clause, A.StanceOrder):
+        return R.StanceClause(line, when, conditional, clause.stance)
+    if isinstance(clause, A.Evade):
+        return R.EvadeClause(line, when, conditional, None if clause.dice == "all" else int(clause.dice))
+    if isinstance(clause, A.AttackObjectAt):
+        return R.AttackObject(line, when, conditional, parse_square(clause.square.name))
     raise TypeError(f"unknown clause {type(clause).__name__}")
 
 

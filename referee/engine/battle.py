@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from referee.board import Square, parse_square
+from referee.board import Square, parse_square, square_name
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
@@ -29,6 +29,7 @@ from referee.mapgraph import MapGraph
 from referee.mechanicspec import sheet_blocks_of
 from referee.plan import ast as A
 from referee.ruleset import Ruleset
+from referee.terrain import Terrain
 
 __all__ = ["Combatant", "BattleSetup", "BattleRecord", "resolve_battle"]
 
@@ -87,10 +88,10 @@ class BattleSetup:
 
     combatants: tuple[Combatant, ...]
     order: tuple[str, ...] | None = None
-    #: orm (R-ORM-BATTLE-1): the side that wins initiative ties (``pcs``) and
-    #: the battle file's blocked terrain, off the map.
+    #: orm (R-ORM-BATTLE-1): the side that wins initiative ties (``pcs``).
     pcs: str | None = None
-    blocked: tuple[Square, ...] = ()
+    #: The battle file's ``terrain:`` (R-ORM-BATTLE-1, R-SOUL-FILE-2), if any.
+    terrain: Terrain | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,9 @@ def _fighter(c: Combatant, index: int, ruleset: Ruleset, catalog_by_id: Mapping[
     if defence:
         fighter.defence = dict(defence)
     fighter.size = c.size  # wiz (R-WIZ-BATTLE-1)
+    # R-SOUL-FILE-1: the sheet's soulwired block (absent: no garb, normal).
+    fighter.garb = getattr(sheet, "garb", None)
+    fighter.evasion_type = getattr(sheet, "evasion_type", None) or "normal"
     return fighter
 
 
@@ -169,18 +173,28 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
     fighters = [_fighter(c, i, ruleset, catalog_by_id, teams.get(c.team, ()), innate)
                 for i, c in enumerate(setup.combatants)]
     spec = ruleset.map
+    terrain = setup.terrain if setup.terrain is not None and not setup.terrain.empty else None
+    closed = terrain.closed() if terrain is not None else frozenset()
     graph = MapGraph(width=spec.width, height=spec.height, adjacency=mechanics.movement.adjacency,
-                     blocked=frozenset(parse_square(s) for s in spec.blocked) | frozenset(setup.blocked))
+                     blocked=frozenset(parse_square(s) for s in spec.blocked) | closed)
     state = BattleState(fighters, graph, mechanics.range)
     state.pcs = setup.pcs
     b = Resolution(state, ruleset, mechanics, rng if rng is not None else BattleRng(seed))
     b.emit(E.BattleStart(turn=0, seed=seed, ruleset=ruleset.name,
                          white=tuple(f.name for f in fighters if f.team == WHITE),
                          black=tuple(f.name for f in fighters if f.team == BLACK)))
+    if terrain is not None:  # R-SOUL-TERR-1
+        state.barriers = frozenset(terrain.barriers)
+        state.objects = {o.square: [o.strength, o.armour] for o in terrain.objects}
+        b.emit(E.Terrain(turn=0, blocked=terrain.blocked, barriers=terrain.barriers,
+                         objects=tuple({"square": square_name(o.square), "strength": o.strength,
+                                        "armour": o.armour} for o in terrain.objects)))
     for f, c in zip(fighters, setup.combatants):
         drawn = c.square is None
         if drawn:
             f.square = draw_square(b, f)
+            while f.square in closed:  # R-SOUL-TERR-1: discarded, both coordinates drawn again
+                f.square = draw_square(b, f)
         b.emit(E.Placed(turn=0, actor=f.name, team=f.team, square=f.square, hp=f.hp, max_hp=f.max_hp,
                         drawn=drawn, rule="R-SETUP-1" if drawn else "setup"))
     for f in fighters:  # R-PAN-5: passives are readied from the first hit

@@ -40,6 +40,8 @@ class PreferenceKind(enum.Enum):
     NAMED = "named"
     FARTHEST = "farthest"
     ALLY_WITH = "ally_with"
+    #: soulwired (R-SOUL-PLAN-4): fewest evasion dice left (``key``).
+    FEWEST_EVASION_DICE = "fewest_evasion_dice"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class Preference:
     kind: PreferenceKind = PreferenceKind.NEAREST
     name: str | None = None
     match: "Condition | None" = None
+    #: soulwired: a number per candidate, fewest first (``FEWEST_EVASION_DICE``).
+    key: "Callable[[Any], int] | None" = None
 
     def describe(self) -> str:
         return f"named {self.name}" if self.kind is PreferenceKind.NAMED else self.kind.value
@@ -205,6 +209,33 @@ class KeepAway(Clause):
 MOVE_CLAUSES = (MoveToward, MoveTo, Hold, KeepAway)
 
 
+# --- soulwired, issue 12 (variant-soulwired.md R-SOUL-PLAN-1..3) ---
+
+
+@dataclass(frozen=True, slots=True)
+class StanceClause(Clause):
+    """``focus`` | ``maneuver`` | ``no stance`` ``[when C]`` (R-SOUL-PLAN-1);
+    ``stance`` is ``focus``, ``maneuver`` or ``none``."""
+
+    stance: str = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class EvadeClause(Clause):
+    """``evade with N`` | ``evade with all`` (``dice`` None) | ``never
+    evade`` (``dice`` 0) ``[when C]`` (R-SOUL-PLAN-2); C reads the attacker
+    as ``target`` and the use being evaded as ``incoming``."""
+
+    dice: int | None = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AttackObject(Clause):
+    """``attack object at SQ [when C]`` (R-SOUL-PLAN-3, R-SOUL-TERR-2)."""
+
+    square: Square | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class PlanRules:
     """Every clause of one plan, in file order, plus per-kind indexes."""
@@ -219,6 +250,10 @@ class PlanRules:
     stacks: tuple[Stack, ...] = field(init=False, default=())
     keeps: tuple[Maintain | Release, ...] = field(init=False, default=())
     moves: tuple[Clause, ...] = field(init=False, default=())
+    # --- soulwired, issue 12 (R-SOUL-PLAN-1..3) ---
+    stances: tuple[StanceClause, ...] = field(init=False, default=())
+    evasions: tuple[EvadeClause, ...] = field(init=False, default=())
+    object_attacks: tuple[AttackObject, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
         def pick(*kinds: type) -> tuple[Any, ...]:
@@ -233,6 +268,9 @@ class PlanRules:
         object.__setattr__(self, "stacks", pick(Stack))
         object.__setattr__(self, "keeps", pick(Maintain, Release))
         object.__setattr__(self, "moves", pick(*MOVE_CLAUSES))
+        object.__setattr__(self, "stances", pick(StanceClause))
+        object.__setattr__(self, "evasions", pick(EvadeClause))
+        object.__setattr__(self, "object_attacks", pick(AttackObject))
 
 
 EMPTY_PLAN = PlanRules()

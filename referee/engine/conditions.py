@@ -28,6 +28,8 @@ class CondContext:
     me: Fighter
     skill: Skill | None = None
     target: Fighter | None = None
+    #: soulwired (R-SOUL-PLAN-2): the use an evasion clause is deciding on.
+    incoming: Skill | None = None
 
 
 def readies(state: BattleState, f: Fighter, skill_id: str) -> bool:

@@ -1283,3 +1283,82 @@ class AreaSelection(Event):
 
 
 EVENT_TYPES.update({cls.TYPE: cls for cls in (Cast, CastResolves, CastLost, AreaRoll, AreaGroups, AreaSelection)})
+# --- soulwired, issue 12 (variant-soulwired.md): terrain, stances, moves, armour, objects ---
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Terrain(Event):
+    """The battle's terrain, after ``battle_start`` (R-SOUL-TERR-1):
+    blocked and barrier areas, and each object as ``{square, strength,
+    armour}`` (the square written as a name)."""
+
+    TYPE: ClassVar[str] = "terrain"
+    blocked: tuple[Square, ...]
+    barriers: tuple[Square, ...]
+    objects: tuple[dict[str, object], ...]
+    rule: str = "R-SOUL-TERR-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stance(Event):
+    """The action's stance (R-SOUL-STANCE-1..3): ``focus``, ``maneuver`` or
+    ``none``, from a plan clause (``line``) or the default."""
+
+    TYPE: ClassVar[str] = "stance"
+    actor: str
+    stance: str
+    reason: str
+    line: int | None = None
+    rule: str = "R-SOUL-STANCE-3"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MovePhase(Event):
+    """A move starts (R-SOUL-ACT-1 steps 3 and 6) with ``points`` to spend."""
+
+    TYPE: ClassVar[str] = "move_phase"
+    actor: str
+    phase: str
+    points: int
+    rule: str = "R-SOUL-MOVE-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Armour(Event):
+    """Armour took ``armour`` off a physical hit (R-SOUL-DMG-1); the
+    ``damage`` event's ``reduced`` includes it."""
+
+    TYPE: ClassVar[str] = "armour"
+    target: str
+    armour: int
+    skill: str
+    rule: str = "R-SOUL-DMG-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectHit(Event):
+    """A successful attack check on an object (R-SOUL-TERR-2)."""
+
+    TYPE: ClassVar[str] = "object_hit"
+    actor: str
+    skill: str
+    square: Square
+    printed: int
+    armour: int
+    amount: int
+    strength_after: int
+    rule: str = "R-SOUL-TERR-2"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectDestroyed(Event):
+    """An object at strength 0 is removed and its area freed (R-SOUL-TERR-2)."""
+
+    TYPE: ClassVar[str] = "object_destroyed"
+    square: Square
+    actor: str
+    skill: str
+    rule: str = "R-SOUL-TERR-2"
+
+
+EVENT_TYPES.update({cls.TYPE: cls for cls in (Terrain, Stance, MovePhase, Armour, ObjectHit, ObjectDestroyed)})

@@ -225,6 +225,7 @@ def counter_hit(b: Resolution, owner: Fighter, skill: Skill, victim: Fighter, am
     and knockback), never its counters or obstructs (R-TURN-3, R-SK-1a)."""
     rec = HitRecord()
     reduce = defend(b, victim, owner, element, rec)
+    reduce += b.mechanics.damage.armour(b, victim, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
     b.lose_hp(victim, amount - reduce, "counter", actor=owner.name, skill=skill.id,
               element=element.value, printed=amount, reduced=min(reduce, amount), rule="R-TURN-3")
     owner_heals(b, rec, victim)
@@ -259,6 +260,7 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
         assert check is not None
         printed = mechanics.damage.damage(b, use, target, check)
         reduce = defend(b, target, user, element, rec)
+        reduce += mechanics.damage.armour(b, target, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
         dealt = b.lose_hp(target, printed - reduce, "skill", actor=user.name, skill=skill.id,
                           element=element.value, printed=printed,
                           reduced=min(reduce, printed), rule="R-TURN-3")

@@ -69,7 +69,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size",
+        "size", "garb", "evasion_type",
     )
 
     def __init__(
@@ -128,6 +128,10 @@ class Fighter:
         self.defence: Mapping[str, int] = _NO_DEFENCE
         #: wiz (R-WIZ-BATTLE-1): the battle file's size (T..H); None: the default.
         self.size: str | None = None
+        # --- soulwired, issue 12: the sheet block (R-SOUL-FILE-1) ---
+        #: ``evasive`` / ``armoured`` / None, and ``normal`` / ``none``.
+        self.garb: str | None = None
+        self.evasion_type: str = "normal"
 
     # -- views ---------------------------------------------------------------
     @property
@@ -192,6 +196,11 @@ class BattleState:
     # --- orm (variant-orm.md) ---
     #: R-ORM-INIT-2: the battle file's ``pcs`` side, first among equal 先制値.
     pcs: str | None = None
+
+    # --- soulwired, issue 12 (R-SOUL-TERR-*) ---
+    #: Barrier areas (fixed) and the objects still standing: square -> [strength, armour].
+    barriers: frozenset[Square] = frozenset()
+    objects: dict[Square, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}

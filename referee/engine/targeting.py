@@ -61,6 +61,8 @@ def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleSta
         first = 0 if c.name == pref.name else 1
     elif k is PreferenceKind.FARTHEST:
         first = -d
+    elif k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
+        first = pref.key(c) if pref.key is not None else 0
     else:  # PreferenceKind.ALLY_WITH
         ok = pref.match is not None and pref.match(CondContext(state, user, skill, c))
         first = 0 if ok else 1

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, TypeAlias, Union
 
+from referee.mechanicspec import SOUL_CONDITIONS, SOUL_EVASION, SOUL_INCOMING, SOUL_OBJECT, SOUL_PREFERENCE, SOUL_STANCE
+
 __all__ = [
     # vocabulary
     "Op", "Subject", "Quantity", "Side", "CountScope", "RankKey", "Order", "OPS",
@@ -217,10 +219,68 @@ class Not(Node):
     operand: "Condition"
 
 
+# --- soulwired conditions (variant-soulwired.md R-SOUL-PLAN-2/4) ---
+
+
+@dataclass(frozen=True, slots=True)
+class EvasionDiceLeft(Node):
+    """``[target] evasion dice OP N``: the subject's evasion dice left
+    (R-SOUL-HIT-2); ``target``: a candidate's."""
+
+    needs: ClassVar[str | None] = SOUL_CONDITIONS
+    subject: Subject
+    op: Op
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Attacked(Node):
+    """``attacked``: the character has attacked in this action (R-MOVE-3's
+    sense; a failed check or an object counts)."""
+
+    needs: ClassVar[str | None] = SOUL_CONDITIONS
+
+
+@dataclass(frozen=True, slots=True)
+class HardModeOn(Node):
+    """``hard mode``: the hard-mode level is 1 or more (R-SOUL-HARD-2)."""
+
+    needs: ClassVar[str | None] = SOUL_CONDITIONS
+
+
+@dataclass(frozen=True, slots=True)
+class UltraHard(Node):
+    """``ultra hard``: the hard-mode level is 2 (R-SOUL-HARD-2)."""
+
+    needs: ClassVar[str | None] = SOUL_CONDITIONS
+
+
+@dataclass(frozen=True, slots=True)
+class IncomingDamage(Node):
+    """``incoming damage OP N``: in an evasion clause, the printed damage of
+    the use being evaded (R-SOUL-PLAN-2)."""
+
+    needs: ClassVar[str | None] = SOUL_INCOMING
+    op: Op
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class IncomingMelee(Node):
+    """``incoming melee``: in an evasion clause, the use being evaded is
+    melee (range 0, R-SOUL-CHECK-3)."""
+
+    needs: ClassVar[str | None] = SOUL_INCOMING
+
+
 Condition: TypeAlias = Union[
     Compare, Count, TurnCompare, Engaged, Bound, Readies, ActingFirst, ActingSecond, And, Or, Not,
     "Frozen",  # wiz (variant-wiz.md R-WIZ-PLAN-1)
+    EvasionDiceLeft, Attacked, HardModeOn, UltraHard, IncomingDamage, IncomingMelee,
 ]
+#: The soulwired conditions (variant-soulwired.md).
+SOUL_CONDITION_TYPES: tuple[type[Node], ...] = (EvasionDiceLeft, Attacked, HardModeOn, UltraHard, IncomingDamage,
+                                                IncomingMelee)
 
 
 # -------------------------------------------------------- targets and destinations
@@ -267,8 +327,16 @@ class NearestAlly(Node):
     the mover."""
 
 
+@dataclass(frozen=True, slots=True)
+class FewestEvasionDice(Node):
+    """``target fewest evasion dice`` (R-SOUL-PLAN-4): the candidates with
+    the fewest evasion dice left first; ties: nearest, then R-RNG-1."""
+
+    needs: ClassVar[str | None] = SOUL_PREFERENCE
+
+
 #: What a ``target`` clause prefers (R-PLAN-4).
-TargetPref: TypeAlias = Union[RankBy, CharacterRef, AllyWith]
+TargetPref: TypeAlias = Union[RankBy, CharacterRef, AllyWith, FewestEvasionDice]
 #: What ``only target`` admits.
 TargetFilter: TypeAlias = Union[CharacterRef, AllyWith, AllAllies, AllEnemies]
 #: Where ``move toward`` heads (R-MOVE-8).
@@ -441,6 +509,44 @@ class KeepAway(Clause):
     """``keep away from enemies [when C]`` (R-MOVE-8): of staying and the legal
     steps, take the one farthest from the nearest enemy."""
 
+    condition: Condition | None = None
+
+
+# --- soulwired clauses (variant-soulwired.md R-SOUL-PLAN-1..3) ---
+
+#: ``focus``, ``maneuver`` or ``none`` (``no stance``).
+StanceKind = Literal["focus", "maneuver", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class StanceOrder(Clause):
+    """``focus`` | ``maneuver`` (``manoeuvre``) | ``no stance`` ``[when C]``
+    (R-SOUL-PLAN-1): the first whose condition holds decides the action's
+    stance (R-SOUL-STANCE-3)."""
+
+    needs: ClassVar[str | None] = SOUL_STANCE
+    stance: StanceKind
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Evade(Clause):
+    """``evade with N`` | ``evade with all`` (``dice`` "all") | ``never
+    evade`` (``dice`` 0) ``[when C]`` (R-SOUL-PLAN-2): how many evasion dice
+    to commit (R-SOUL-HIT-4); in C ``target`` is the attacker."""
+
+    needs: ClassVar[str | None] = SOUL_EVASION
+    dice: int | Literal["all"]
+    never: bool = False
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackObjectAt(Clause):
+    """``attack object at SQ [when C]`` (R-SOUL-PLAN-3, R-SOUL-TERR-2)."""
+
+    needs: ClassVar[str | None] = SOUL_OBJECT
+    square: SquareRef
     condition: Condition | None = None
 
 

@@ -167,7 +167,15 @@ def check_plan(
                 error(ref, "not-maintainable", f"{skill.label()} is not a maintain skill, so it cannot be maintained or released (R-TURN-4)")
             if isinstance(clause, A.Stack) and "passive" not in skill.classes:
                 error(ref, "not-stackable", f"{skill.label()} is not passive; only passive skills listed several times stack (R-SK-1a)")
-        if not isinstance(clause, TARGET_CLAUSES):
+        # soulwired (R-SOUL-PLAN-5): ``incoming ...`` only in an evasion clause
+        if not isinstance(clause, A.Evade):
+            for cond in _clause_conditions(clause):
+                for node in iter_conditions(cond):
+                    if isinstance(node, (A.IncomingDamage, A.IncomingMelee)):
+                        error(node, "incoming-outside-evasion",
+                              "'incoming ...' describes the use being evaded; it means something only in an "
+                              "evasion clause (R-SOUL-PLAN-5)", hint="write it after 'evade with N when'")
+        if not isinstance(clause, (*TARGET_CLAUSES, A.Evade)):  # an evasion clause's target: the attacker
             for cond in _clause_conditions(clause):
                 for node in iter_conditions(cond):
                     if getattr(node, "subject", None) == "target":

@@ -78,6 +78,19 @@ def format_condition(cond: A.Condition, *, candidate: bool = False) -> str:
         return "acting first"
     if isinstance(cond, A.ActingSecond):
         return "acting second"
+    # soulwired (R-SOUL-PLAN-2/4)
+    if isinstance(cond, A.EvasionDiceLeft):
+        return f"{subj(cond.subject)}evasion dice {cond.op} {cond.value}"
+    if isinstance(cond, A.Attacked):
+        return "attacked"
+    if isinstance(cond, A.HardModeOn):
+        return "hard mode"
+    if isinstance(cond, A.UltraHard):
+        return "ultra hard"
+    if isinstance(cond, A.IncomingDamage):
+        return f"incoming damage {cond.op} {cond.value}"
+    if isinstance(cond, A.IncomingMelee):
+        return "incoming melee"
     if isinstance(cond, A.Not):
         return "not " + part(cond.operand, A.Not)
     if isinstance(cond, A.And):
@@ -106,6 +119,8 @@ def _target(node: A.Node) -> str:
         return "nearest ally"
     if isinstance(node, A.SquareRef):
         return node.name
+    if isinstance(node, A.FewestEvasionDice):  # soulwired
+        return "fewest evasion dice"
     raise TypeError(f"not a target: {node!r}")
 
 
@@ -161,6 +176,13 @@ def format_clause(clause: A.Clause) -> str:
         return f"spare {_target(clause.who)}{when}"
     if isinstance(clause, A.TakeAim):
         return f"take aim at {format_name(clause.character.name)}{when}"
+    # soulwired (R-SOUL-PLAN-1..3)
+    if isinstance(clause, A.StanceOrder):
+        return {"focus": "focus", "maneuver": "maneuver", "none": "no stance"}[clause.stance] + when
+    if isinstance(clause, A.Evade):
+        return ("never evade" if clause.never else f"evade with {clause.dice}") + when
+    if isinstance(clause, A.AttackObjectAt):
+        return f"attack object at {clause.square.name}{when}"
     raise TypeError(f"not a clause: {clause!r}")
 
 

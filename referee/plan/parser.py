@@ -356,6 +356,13 @@ def _translate(err: UnexpectedInput, file: str, line: int, column_shift: int, so
             "counter allies, heal even when unhurt, stack, maintain, release, move, hold position or keep away"))
         return Diagnostic(file, line, column + column_shift, "unknown-clause",
                           f"'{shown}' does not start a clause", hint=start_hint, source_line=source)
+    if mode == "clause" and prev is not None and prev.lower() == "attack" and \
+            source[: column - 1].strip().lower() == "attack":
+        # soulwired's `attack object at SQ` made `attack` a clause word; any
+        # other `attack X` is still the natural phrasing the hint answers.
+        first = len(source) - len(source.lstrip(" \t\u3000")) + 1
+        return Diagnostic(file, line, first + column_shift, "unknown-clause", "'attack' does not start a clause",
+                          hint=PHRASE_HINTS["attack"] + " (soulwired: 'attack object at SQ')", source_line=source)
     what = _describe_expected(expected, prev)
     code = "unexpected-character" if isinstance(err, UnexpectedCharacters) else "unexpected-token"
     after = f" after '{prev}'" if prev is not None else ""

@@ -80,7 +80,7 @@ def _data(children: Sequence[Any]) -> list[Any]:
 
 def _is_condition(x: Any) -> bool:
     return isinstance(x, (A.Compare, A.Count, A.TurnCompare, A.Engaged, A.Bound, A.Readies,
-                          A.ActingFirst, A.ActingSecond, A.And, A.Or, A.Not, A.Frozen))
+                          A.ActingFirst, A.ActingSecond, A.And, A.Or, A.Not, A.Frozen, *A.SOUL_CONDITION_TYPES))
 
 
 @v_args(meta=True)
@@ -398,3 +398,59 @@ class PlanTransformer(Transformer[Token, Any]):
                 text = "?"
             return _Name(text, True, where["line"], where["column"])
         return _Name(" ".join(str(t) for t in children), False, where["line"], where["column"])
+
+    # -- soulwired (variant-soulwired.md R-SOUL-PLAN-1..4) ---------------------------
+
+    def stance(self, meta: Meta, children: list[Any]) -> A.StanceOrder:
+        items = _data(children)
+        cond = items.pop() if items and _is_condition(items[-1]) else None
+        kind: A.StanceKind = items[0]
+        return A.StanceOrder(kind, cond, **self._at(meta))
+
+    def stance_word(self, meta: Meta, children: list[Any]) -> A.StanceKind:
+        words = _words(children)
+        return "focus" if words == "focus" else "none" if words.startswith("no") else "maneuver"
+
+    def evade(self, meta: Meta, children: list[Any]) -> A.Evade:
+        items = _data(children)
+        cond = items.pop() if items and _is_condition(items[-1]) else None
+        never = any(isinstance(c, Token) and c.type == "NEVER" for c in children)
+        if never:
+            return A.Evade(0, True, cond, **self._at(meta))
+        dice: int | str = self._int(items[0]) if items else "all"
+        return A.Evade(dice if isinstance(dice, int) else "all", False, cond, **self._at(meta))
+
+    def attack_object(self, meta: Meta, children: list[Any]) -> A.AttackObjectAt:
+        items = _data(children)
+        cond = items.pop() if items and _is_condition(items[-1]) else None
+        name: _Name = items[0]
+        text = name.text.lower()
+        if name.quoted or not SQUARE_RE.match(text):
+            self._error({"line": name.line, "column": name.column}, "not-a-square",
+                        f"'{name.text}' is not a square; write the object's square like c1 (R-SOUL-PLAN-5)")
+        return A.AttackObjectAt(A.SquareRef(text, line=name.line, column=name.column), cond, **self._at(meta))
+
+    def evasion_dice(self, meta: Meta, children: list[Any]) -> A.EvasionDiceLeft:
+        items = _data(children)
+        subject: A.Subject = items.pop(0) if len(items) == 3 else "self"
+        op, value = items
+        return A.EvasionDiceLeft(subject, self._op(op), self._int(value), **self._at(meta))
+
+    def attacked(self, meta: Meta, children: list[Any]) -> A.Attacked:
+        return A.Attacked(**self._at(meta))
+
+    def hard_mode(self, meta: Meta, children: list[Any]) -> A.HardModeOn:
+        return A.HardModeOn(**self._at(meta))
+
+    def ultra_hard(self, meta: Meta, children: list[Any]) -> A.UltraHard:
+        return A.UltraHard(**self._at(meta))
+
+    def incoming_damage(self, meta: Meta, children: list[Any]) -> A.IncomingDamage:
+        op, value = _data(children)
+        return A.IncomingDamage(self._op(op), self._int(value), **self._at(meta))
+
+    def incoming_melee(self, meta: Meta, children: list[Any]) -> A.IncomingMelee:
+        return A.IncomingMelee(**self._at(meta))
+
+    def fewest_evasion(self, meta: Meta, children: list[Any]) -> A.FewestEvasionDice:
+        return A.FewestEvasionDice(**self._at(meta))

@@ -82,6 +82,13 @@ class BoardView:
         self.height: int = int(board.get("height", 8))
         self.blocked: frozenset[tuple[int, int]] = frozenset(_xy(s) for s in board.get("blocked", []))
         self.kept: tuple[int, int, int, int] = (0, 0, self.width - 1, self.height - 1)
+        # soulwired (R-SOUL-TERR-1): the battle file's terrain, from the inputs;
+        # objects leave the board when an ``object_destroyed`` event says so.
+        terrain = inputs.get("terrain") or {}
+        self.blocked |= frozenset(_xy(s) for s in terrain.get("blocked", []))
+        self.barriers: frozenset[tuple[int, int]] = frozenset(_xy(s) for s in terrain.get("barriers", []))
+        self.objects: set[tuple[int, int]] = {_xy(o["square"]) for o in terrain.get("objects", [])}
+        self.terrain = bool(terrain)
         counters = {"white": 0, "black": 0}
         self.pieces: dict[str, Piece] = {}
         for c in inputs.get("characters", []):
@@ -121,6 +128,9 @@ class BoardView:
             self._set(event.target, square=square_text(event.to_square))
         elif kind == "revived":
             self._set(event.target, down=False, hp=event.hp, square=square_text(event.square))
+        # --- soulwired, issue 12 ---
+        elif kind == "object_destroyed":
+            self.objects.discard(_xy(square_text(event.square)))
 
     def snapshot(self) -> dict[str, Any]:
         """JSON-ready state (the HTML replay stores one per step)."""
@@ -198,8 +208,12 @@ def board_picture(view: BoardView, lang: str, *, legend: bool | str = True) -> B
             here = at.get(f"{file_letters(x)}{y + 1}", [])
             if here:
                 cells.append(here[0].symbol + ("+" if len(here) > 1 else ""))
+            elif (x, y) in view.objects:  # soulwired (R-SOUL-TERR-1)
+                cells.append("O")
             elif (x, y) in view.blocked or not (x1 <= x <= x2 and y1 <= y <= y2):
                 cells.append("#")
+            elif (x, y) in view.barriers:
+                cells.append("~")
             else:
                 cells.append(".")
         rows.append((str(y + 1), tuple(cells)))
@@ -245,7 +259,9 @@ def _legend_lines(view: BoardView, lang: str, *, short: bool = False) -> list[st
             lang, "legend.row", symbol=f"{p.symbol:<{symbol_w}}", name=pad(p.name, name_w),
             team=pad(team_label(lang, p.team), team_w), hp=f"{p.hp:>{hp_w}}", max_hp=f"{p.max_hp:<{hp_w}}",
             square=p.square or "-", down=word(lang, "legend.down") if p.down else "").rstrip())
-    if view.kept != (0, 0, view.width - 1, view.height - 1) or view.blocked:
+    if view.terrain:  # soulwired (R-SOUL-TERR-1)
+        lines.append("  " + word(lang, "soul.legend.terrain"))
+    elif view.kept != (0, 0, view.width - 1, view.height - 1) or view.blocked:
         lines.append("  " + word(lang, "legend.removed"))
     return lines
 

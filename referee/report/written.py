@@ -669,6 +669,10 @@ class WrittenReport(EventVisitor):
 
     def on_move_end(self, e: Any) -> None:
         reason = self.report_word(f"stayed.reason.{e.reason}", e.reason)
+        if e.phase in ("first", "second"):  # soulwired's two moves (R-SOUL-ACT-1)
+            self._why(self._m("soul.move_end", actor=e.actor, phase=self._m(f"soul.phase.{e.phase}"), steps=e.steps,
+                              points_left=e.points_left, reason=reason))
+            return
         self._why(self._m("d20.move_end", actor=e.actor, steps=e.steps, points_left=e.points_left, reason=reason))
 
     def on_ridden(self, e: Any) -> None:
@@ -864,6 +868,42 @@ class WrittenReport(EventVisitor):
         self._why(self._m("wiz.selection.explain", count=e.count, roll=roll.total if roll is not None else 0,
                           change=e.change, amplify=e.amplify, penalty=e.penalty, slots=e.slots, levels=e.levels,
                           targets=targets))
+    # --- soulwired, issue 12: terrain, stances, moves, armour, objects ---
+    def on_terrain(self, e: Any) -> None:
+        """R-SOUL-TERR-1: the terrain, under the setup heading."""
+        self._section_once("section.setup")
+        parts = []
+        if e.blocked:
+            parts.append(self._m("soul.terrain.blocked", squares=self._list(square_text(s) for s in e.blocked)))
+        if e.barriers:
+            parts.append(self._m("soul.terrain.barriers", squares=self._list(square_text(s) for s in e.barriers)))
+        for o in e.objects:
+            parts.append(self._m("soul.terrain.object", square=o["square"], strength=o["strength"],
+                                 armour=o["armour"]))
+        self._item(self._m("soul.terrain", parts=word(self.lang, "list.sep").join(parts)), 0)
+
+    def on_stance(self, e: Any) -> None:
+        """R-SOUL-STANCE-*: the stance; ``--explain`` says why."""
+        if e.reason == "clause":
+            self._why(self._m("soul.stance.why.clause", line=e.line))
+        else:
+            self._why(self._m(f"soul.stance.why.default.{e.stance}"))
+        if e.stance != "none" or self.full:
+            self._item(self._m(f"soul.stance.{e.stance}", actor=e.actor))
+
+    def on_move_phase(self, e: Any) -> None:
+        if self.full:
+            self._item(self._m(f"soul.move_phase.{e.phase}", actor=e.actor, points=e.points))
+
+    def on_armour(self, e: Any) -> None:
+        self._item(self._m("soul.armour", target=e.target, armour=e.armour))
+
+    def on_object_hit(self, e: Any) -> None:
+        self._item(self._m("soul.object_hit", actor=e.actor, skill=self._skill(e.skill), square=square_text(e.square),
+                           amount=e.amount, armour=e.armour, strength_after=e.strength_after))
+
+    def on_object_destroyed(self, e: Any) -> None:
+        self._item(self._m("soul.object_destroyed", square=square_text(e.square)))
 
     def on_unhandled(self, e: Any) -> None:
         raise TypeError(f"the written report has no sentence for event type {e.TYPE!r}")

@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.board import parse_square
 from referee.elements import parse_pattern
+from referee.terrain import Terrain
 from referee.engine.battle import BattleRecord, BattleSetup, Combatant, resolve_battle
 from referee.engine.rng import ScriptedRng
 from referee.plan.parser import parse_plan
@@ -66,7 +67,8 @@ def orm_battle(white: Sequence[OrmSpec], black: Sequence[OrmSpec], order: Sequen
                        for team, specs in (("white", white), ("black", black)) for s in specs)
     names = tuple(c.sheet.name for c in combatants)
     fixed = None if rolled else (tuple(order) if order is not None else names)
-    return BattleSetup(combatants, fixed, pcs=pcs, blocked=tuple(parse_square(b) for b in blocked))
+    return BattleSetup(combatants, fixed, pcs=pcs,
+                       terrain=Terrain(blocked=tuple(parse_square(b) for b in blocked)) if blocked else None)
 
 
 def orm_run(setup: BattleSetup, script: Mapping[str, list[Any]] | None = None, *, turns: int = 1,

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from referee.board import Square
 from referee.engine import events as E
+from referee.terrain import Terrain
 from referee.engine.battle import BattleRecord, BattleSetup, resolve_battle
 
 from .ormhelpers import orm_ruleset
@@ -37,7 +38,8 @@ def orm_setup(draw: Any, size: int) -> BattleSetup:
     setup = random_setup(draw, size, text_plans=True)
     combatants = tuple(replace(c, sheet=replace(c.sheet, max_hp=10 * c.sheet.body)) for c in setup.combatants)
     blocked = tuple(Square(draw(8), 2 + draw(4)) for _ in range(draw(3)))
-    return BattleSetup(combatants, None, pcs=("white", "black", None)[draw(3)], blocked=blocked)
+    return BattleSetup(combatants, None, pcs=("white", "black", None)[draw(3)],
+                       terrain=Terrain(blocked=blocked) if blocked else None)
 
 
 def check_orm_invariants(record: BattleRecord, setup: BattleSetup) -> None:
@@ -66,7 +68,7 @@ def check_orm_invariants(record: BattleRecord, setup: BattleSetup) -> None:
             held: dict[tuple[str, Square], int] = {}
             for name, square in where.items():
                 if name not in down:
-                    assert square not in setup.blocked
+                    assert setup.terrain is None or square not in setup.terrain.blocked
                     held[(team[name], square)] = held.get((team[name], square), 0) + 1
             assert max(held.values(), default=0) <= 2, held  # R-ORM-MOVE-2
 

@@ -498,7 +498,8 @@ def test_r_orm_battle_1_pcs_and_terrain(tmp_path: Path) -> None:
     from referee.battlefile import load_battle
     battle, diags = load_battle(Path(__file__).resolve().parents[2] / "fixtures" / "orm-6v6.battle.yaml")
     assert battle is not None, diags
-    assert (battle.pcs, battle.blocked) == ("black", ("d4", "e5"))
+    assert battle.pcs == "black" and battle.terrain is not None
+    assert [str(sq) for sq in battle.terrain.blocked] == ["d4", "e5"]
     inputs = battle_inputs(battle)
     assert inputs["pcs"] == "black" and inputs["terrain"] == {"blocked": ["d4", "e5"]}
     setup = orm_battle([orm_fighter("A", "d3", plan="move to d5\n")], [orm_fighter("B", "h8", plan=HOLD_PLAN)],

@@ -22,7 +22,7 @@ from referee.engine import events as E
 from referee.engine.core import Resolution
 from referee.engine.mechanics.orm import CriticalRule, Nd6Check, roll_nd6_check
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
-from referee.engine.mechanics.tcgt import QuietHitHooks
+from referee.engine.mechanics.tcgt import NoArmour, QuietHitHooks
 from referee.engine.state import Fighter
 from referee.engine.uses import Use
 from referee.mechanicspec import OpposedNd6Spec, PowerPlusDiceSpec, SimpleMainSpec
@@ -128,7 +128,7 @@ class OpposedNd6(QuietHitHooks):
 
 
 @dataclass(frozen=True, slots=True)
-class PowerPlusDice:
+class PowerPlusDice(NoArmour):
     """R-ORM-DMG-1/2: power + dice (+ critical bonus) - element defence; heal + dice."""
 
     spec: PowerPlusDiceSpec

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from referee.board import Direction, Square
 from referee.catalog import Skill
+from referee.elements import Element
 from referee.engine.mechanics.metric import RangeMetric
 from referee.engine.state import BattleState, Fighter
 from referee.engine.uses import Choice, Use
@@ -179,6 +180,12 @@ class DamageRule(Protocol):
         ...
 
     def heal(self, ctx: Resolution, use: Use, target: Fighter) -> int:
+        ...
+
+    def armour(self, ctx: Resolution, target: Fighter, element: Element | None, skill: str) -> int:
+        """Called per hit (a use's or a counter's) after R-TURN-3 step 2's
+        defences: what the target's armour takes off besides (R-SOUL-DMG-1),
+        its event emitted; tcgt: 0, nothing emitted."""
         ...
 
 

@@ -165,3 +165,30 @@ from referee.mechanicspec import OneMainUseSpec, RolledGroupsSpec  # noqa: E402
 ACTION.register("one_main_use", lambda spec: OneMainUse(typed(OneMainUseSpec, spec).cast_delay))
 AREA.register("rolled_groups", lambda spec: RolledGroups(
     typed(RolledGroupsSpec, spec).extra_group_penalty, typed(RolledGroupsSpec, spec).exclusion_cost))
+# --------------------------------------------------------------------------- soulwired, issue 12
+# The soul action, and two kinds extended by parameters: ``points`` with terrain
+# costs (d20pool's shift unchanged: it builds the same object as before) and
+# ``printed`` with armour (tcgt's unchanged).
+from referee.engine.mechanics import soul_action as _soul  # noqa: E402
+from referee.mechanicspec import ArmourSpec, SoulActionSpec, SoulPointsSpec  # noqa: E402
+
+
+def _points_movement(spec: MechanicSpec) -> Movement:
+    if isinstance(spec, SoulPointsSpec):
+        return _soul.TerrainPoints("king", spec.base, spec.per_reflex, spec.barrier_cost, spec.barrier_start_points,
+                                   spec.minimum_move, spec.engaging_ends_move)
+    points = typed(PointsSpec, spec)
+    return _d20.PointsMovement("king", points.base, points.per_reflex)
+
+
+def _printed_damage(spec: MechanicSpec) -> DamageRule:
+    if isinstance(spec, ArmourSpec):
+        return _soul.ArmourDamage(spec.armoured)
+    return PrintedDamage()
+
+
+MOVEMENT.unregister("points")
+MOVEMENT.register("points", _points_movement)
+DAMAGE.unregister("printed")
+DAMAGE.register("printed", _printed_damage)
+ACTION.register("soul", lambda spec: _soul.SoulAction(typed(SoulActionSpec, spec).offensive_uses))

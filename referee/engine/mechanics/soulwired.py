@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from referee.catalog import Skill
 from referee.engine import events as E
+from referee.engine.clauses import EvadeClause
+from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
 from referee.engine.mechanics.tcgt import QuietHitHooks, play_in_order
@@ -25,6 +27,29 @@ from referee.mechanicspec import Ability, D6PoolSpec, Goal, HardModeSpec
 __all__ = ["AbilityInitiative", "D6Pool", "HardMode", "HEAD_COUNT_GOAL", "roll_pool", "evasion_difficulty"]
 
 MISS = Check(Outcome.MISS)
+
+
+@dataclass(slots=True)
+class SoulFighter:
+    """What the soul action remembers of one character during its action
+    (issue 12; on ``Fighter.mechanic_state``): its stance, movement points
+    left, whether it has stepped (the minimum move, R-SOUL-MOVE-2) or
+    attacked (R-SOUL-MOVE-4), and whether the last approach decision found
+    only unaffordable first steps (R-SOUL-MOVE-3's ``no_points``)."""
+
+    stance: str = "none"
+    points_left: int = 0
+    stepped: bool = False
+    attacked: bool = False
+    unaffordable: bool = False
+
+
+def soul_of(f: Fighter) -> SoulFighter:
+    """``f``'s soul memory, made on first use."""
+    state = f.mechanic_state
+    if not isinstance(state, SoulFighter):
+        state = f.mechanic_state = SoulFighter()
+    return state
 
 #: ``end: {kind: head_count}``: "R-GOAL-1/2 unchanged" -- beaten at
 #: floor(start x 1/3) standing, the head count and HP deciding at the limit.
@@ -88,8 +113,38 @@ class D6Pool(QuietHitHooks):
     spec: D6PoolSpec
 
     def full_dice(self, f: Fighter) -> int:
-        """R-SOUL-HIT-2 [decision]: the highest of body, reflex, intellect."""
-        return max(f.abilities.values())
+        """R-SOUL-HIT-2 [decision]: the highest of body, reflex, intellect,
+        +``evasive_dice`` with garb ``evasive``, 0 with ``evasion_type: none``
+        (R-SOUL-FILE-1)."""
+        if f.evasion_type == "none":
+            return 0
+        return max(f.abilities.values()) + (self.spec.evasive_dice if f.garb == "evasive" else 0)
+
+    def stance_steps(self, f: Fighter) -> tuple[dict[str, object], ...]:
+        """R-SOUL-STANCE-1/2: focus one step easier, manoeuvre one harder."""
+        state = f.mechanic_state
+        stance = state.stance if isinstance(state, SoulFighter) else "none"
+        if stance == "focus":
+            return ({"cause": "focus", "steps": self.spec.focus},)
+        if stance == "maneuver":
+            return ({"cause": "maneuver", "steps": self.spec.maneuver},)
+        return ()
+
+    def clamp(self, difficulty: int) -> int:
+        """R-SOUL-CHECK-2: the ladder's bounds (data)."""
+        return max(self.spec.min, min(self.spec.max, difficulty))
+
+    def attack_check(self, ctx: Resolution, user: Fighter, skill: Skill, targets: tuple[str, ...]) -> bool:
+        """R-SOUL-HIT-1: the skill's ability at NORMAL moved by the stance;
+        one ``d6_check``; whether it succeeded."""
+        ability = self.attack_ability(skill)
+        steps = self.stance_steps(user)
+        difficulty = self.clamp(self.spec.normal + sum(int(str(s["steps"])) for s in steps))
+        faces, successes = roll_pool(ctx, user.abilities.get(ability, 0), difficulty)
+        ctx.emit(E.D6Check(turn=ctx.turn, actor=user.name, check="attack", skill=skill.id, targets=targets,
+                           ability=ability, dice=faces, difficulty=difficulty, steps=steps,
+                           successes=successes, success=successes > 0, rule="R-SOUL-HIT-1"))
+        return successes > 0
 
     def dice_left(self, f: Fighter) -> int:
         return self.full_dice(f) if f.evasion_dice is None else f.evasion_dice
@@ -116,22 +171,24 @@ class D6Pool(QuietHitHooks):
                                rule="R-SOUL-HIT-2"))
 
     def declare(self, ctx: Resolution, use: Use) -> Check:
-        """R-SOUL-HIT-1: the skill's ability at NORMAL (R-SOUL-CHECK-2)."""
-        ability = self.attack_ability(use.skill)
-        difficulty = max(self.spec.min, min(self.spec.max, self.spec.normal))
-        faces, successes = roll_pool(ctx, use.user.abilities.get(ability, 0), difficulty)
-        ctx.emit(E.D6Check(turn=ctx.turn, actor=use.user.name, check="attack", skill=use.skill.id,
-                           targets=tuple(t.name for t in use.targets), ability=ability, dice=faces,
-                           difficulty=difficulty, steps=(), successes=successes, success=successes > 0,
-                           rule="R-SOUL-HIT-1"))
-        return HIT if successes > 0 else MISS
+        """R-SOUL-HIT-1: the skill's ability at NORMAL (R-SOUL-CHECK-2), a
+        step easier under focus, harder under manoeuvre."""
+        ok = self.attack_check(ctx, use.user, use.skill, tuple(t.name for t in use.targets))
+        return HIT if ok else MISS
 
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         """R-SOUL-HIT-3..5: commit k dice (R-SOUL-HIT-4's default: every die
         against a lethal printed damage, else ``default_commit``), spent
         whatever the roll; one success evades."""
+        if target.evasion_type == "none":
+            return HIT  # R-SOUL-FILE-1: never evades, no evasion event (clarification)
         before = self.dice_left(target)
-        if before == 0:
+        clause = evasion_clause(ctx, use, target)
+        line: int | None = None
+        if clause is not None:
+            line = clause.line
+            commit, reason = (before if clause.dice is None else min(clause.dice, before)), "clause"
+        elif before == 0:
             commit, reason = 0, "no_dice"
         elif use.skill.damage >= target.hp:
             commit, reason = before, "lethal"
@@ -145,9 +202,19 @@ class D6Pool(QuietHitHooks):
         evaded = successes > 0
         ctx.emit(E.Evasion(turn=ctx.turn, actor=target.name, attacker=use.user.name, skill=use.skill.id,
                            melee=melee, level=level, difficulty=difficulty, dice_before=before,
-                           committed=commit, reason=reason, line=None, dice=faces, successes=successes,
+                           committed=commit, reason=reason, line=line, dice=faces, successes=successes,
                            evaded=evaded, dice_left=target.evasion_dice, rule="R-SOUL-HIT-3"))
         return MISS if evaded else HIT
+
+
+def evasion_clause(ctx: Resolution, use: Use, target: Fighter) -> EvadeClause | None:
+    """R-SOUL-HIT-4 / R-SOUL-PLAN-2: the first evasion clause of the
+    target's plan whose condition holds, reading the attacker as ``target``
+    and ``use`` as the incoming use."""
+    for c in target.plan.evasions:
+        if target.clause_active(c.line) and c.when(CondContext(ctx.state, target, None, use.user, use.skill)):
+            return c
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from referee.board import DIRECTIONS, Direction, Square, direction_between
 from referee.catalog import Skill
+from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import act
 from referee.engine.core import Resolution
@@ -156,8 +157,18 @@ class AlwaysHits(QuietHitHooks):
         return HIT
 
 
+class NoArmour:
+    """The ``damage`` protocol's default armour: none (R-SOUL-DMG-1 is the
+    only armour there is); nothing emitted."""
+
+    __slots__ = ()
+
+    def armour(self, ctx: Resolution, target: Fighter, element: Element | None, skill: str) -> int:
+        return 0
+
+
 @dataclass(frozen=True, slots=True)
-class PrintedDamage:
+class PrintedDamage(NoArmour):
     """R-SK-3: the catalogue's damage and heal numbers, as printed."""
 
     def damage(self, ctx: Resolution, use: Use, target: Fighter, check: Check) -> int:
