@@ -65,6 +65,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state",
+        "grapple",
     )
 
     def __init__(
@@ -119,6 +120,9 @@ class Fighter:
         #: What a ruleset's own mechanics remember of this character during
         #: a battle (mechanics are stateless, architecture.md); None under tcgt.
         self.mechanic_state: object | None = None
+        #: d20pool (R-D20-PUSH-2): status ``grapple``, its turns left (0 = none):
+        #: it cannot shift until then.
+        self.grapple = 0
 
     # -- views ---------------------------------------------------------------
     @property
@@ -180,6 +184,11 @@ class BattleState:
     #: wiz (R-WIZ-MELEE-1): character -> the first target of its latest
     #: active melee weapon use; read only while that one shares its area.
     faces: dict[str, str] = field(default_factory=dict)
+
+    # --- d20pool (variant-d20.md) ---
+    #: R-D20-KO-2: a down (KO) character may be healed back onto its return
+    #: area (its ``square``); set from the ``end`` mechanic at battle start.
+    revivable: bool = False
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}

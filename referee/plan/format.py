@@ -71,6 +71,10 @@ def format_condition(cond: A.Condition, *, candidate: bool = False) -> str:
         else:
             what = format_name(cond.skill.text)
         return f"{subj(cond.subject)}readies {what}"
+    if isinstance(cond, A.Ko):  # d20pool (R-D20-PLAN-2)
+        return f"{subj(cond.subject)}ko"
+    if isinstance(cond, A.Grappled):  # d20pool (R-D20-PLAN-2)
+        return f"{subj(cond.subject)}grappled"
     if isinstance(cond, A.ActingFirst):
         return "acting first"
     if isinstance(cond, A.ActingSecond):
@@ -152,7 +156,26 @@ def format_clause(clause: A.Clause) -> str:
         return f"hold position{when}"
     if isinstance(clause, A.KeepAway):
         return f"keep away from enemies{when}"
+    d20 = _format_d20_clause(clause, when)
+    if d20 is not None:
+        return d20
     raise TypeError(f"not a clause: {clause!r}")
+
+
+def _format_d20_clause(clause: A.Clause, when: str) -> str | None:
+    """d20pool's clauses (variant-d20.md R-D20-PLAN-1), or None."""
+    if isinstance(clause, A.DropDice):
+        return f"drop {clause.count} {'die' if clause.count == 1 else 'dice'} on {clause.check}{when}"
+    if isinstance(clause, A.Boost):
+        return f"boost {clause.check} by {clause.amount}{when}"
+    if isinstance(clause, A.Recover):
+        target = "" if clause.target is None else f" target {_target(clause.target)}"
+        return f"recover{target}{when}"
+    if isinstance(clause, (A.Push, A.Grapple)):
+        word = "push" if isinstance(clause, A.Push) else "grapple"
+        target = "" if clause.preference is None else f" target {_target(clause.preference)}"
+        return f"{word}{target}{when}"
+    return None
 
 
 def format_plan(plan: A.Plan) -> str:

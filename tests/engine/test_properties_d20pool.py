@@ -45,7 +45,7 @@ def check_d20_invariants(record) -> None:  # type: ignore[no-untyped-def]
             assert all(1 <= d <= 20 for d in ev.dice)
             assert ev.fumble == all(d == 1 for d in ev.dice)  # R-D20-CHECK-2
             assert ev.achievement == (0 if ev.fumble else ev.highest + sum(ev.modifiers.values()))
-            if ev.check == "attack":
+            if ev.check in ("attack", "push", "grapple"):  # the checks a hit test reads
                 last_attack = ev
         if isinstance(ev, E.HitTest):
             assert last_attack is not None and ev.achievement == last_attack.achievement
