@@ -109,11 +109,14 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
     return order, lines, filters
 
 
-def walk(b: Resolution, f: Fighter, max_uses: int | None = None) -> bool:
+def walk(b: Resolution, f: Fighter, max_uses: int | None = None,
+         prepared: tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]] | None = None) -> bool:
     """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
     attacked (R-MOVE-3).  ``max_uses``: stop after that many uses or maintain
-    starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt)."""
-    order, lines, filters = walk_order(b, f)
+    starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt).
+    ``prepared``: :func:`walk_order`'s result, when the caller has just
+    computed it on the same state (it draws nothing, so it is reused)."""
+    order, lines, filters = walk_order(b, f) if prepared is None else prepared
     b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
                         skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
     frozen = f.freeze > 0

@@ -21,7 +21,7 @@ from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import begin_action, maintenance, walk, walk_order
-from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Preference, Ride, SelfRecover
+from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.d20pool_checks import (
@@ -93,11 +93,15 @@ class AreaNumber:
         width, height = ctx.ruleset.map.width, ctx.ruleset.map.height  # narrowing does not renumber
         keys: dict[str, list[int]] = {}
         fixed_order = [f.name for f in state.order] if fixed else []
+        last_file, last_rank = width - 1, height - 1
+
+        def ring(square: Square) -> int:
+            return ring_number(square, width, height)
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
             who = state.by_name[name]
-            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=ring_number(who.square, width, height),
+            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=ring(who.square),
                                 roll=face, key=(*keys.get(name, ()), face), rule="R-D20-ORDER-3"))
             return face
 
@@ -107,8 +111,9 @@ class AreaNumber:
                 ranked = [] if name is None else [name]
                 rule = "R-D20-ORDER-4"
             else:
-                unacted = [(f.name, ring_number(f.square, width, height)) for f in state.fighters
-                           if not f.down and not f.acted]
+                # ring_number inlined: read for every unacted character at every selection
+                unacted = [(f.name, 1 + min(sq.file, sq.rank, last_file - sq.file, last_rank - sq.rank))
+                           for f in state.fighters if not f.down and not f.acted for sq in (f.square,)]
                 ranked = select_next(unacted, keys, roll)
                 rule = "R-D20-ORDER-1"
             if not ranked:
@@ -116,7 +121,7 @@ class AreaNumber:
             chosen = state.by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
             ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
-                                    number=ring_number(chosen.square, width, height),
+                                    number=ring(chosen.square),
                                     contenders=tuple(ranked), rule=rule))
             ctx.mechanics.action.act(ctx, chosen)
 
@@ -172,6 +177,8 @@ def would_step(ctx: Resolution, f: Fighter, attacked: bool) -> bool:
     """R-D20-TURN-3 (2): whether the movement decision (R-MOVE-5..8) would
     take a step now, judged without draws and without a trace: the decision
     is run with a non-drawing RNG into a scratch event list, then undone."""
+    if attacked and not f.plan.moves:
+        return False  # R-MOVE-3: no movement clause, and an attacker does not approach
     rng, events, square = ctx.rng, ctx.events, f.square
     ctx.rng, ctx.events = _NoDraws(), []
     try:
@@ -199,14 +206,14 @@ class SupportAndAction:
             ride_action(ctx, f, *ride)
             if not f.down:
                 self.support(ctx, f, True, first=False)  # a push or grapple counts as attacking
-        elif action_available(ctx, f):
-            attacked = walk(ctx, f, self.uses)
+        elif action_available(ctx, f, prepared := walk_order(ctx, f)):
+            attacked = walk(ctx, f, self.uses, prepared)
             if not f.down:
                 self.support(ctx, f, attacked, first=False)
         else:
-            self.support(ctx, f, False, first=True)
-            if not f.down:
-                walk(ctx, f, self.uses)
+            changed = self.support(ctx, f, False, first=True)
+            if not f.down:  # a support that did nothing leaves the walk's order as it was
+                walk(ctx, f, self.uses, prepared if not changed else None)
         if not f.down:
             maintenance(ctx, f)
         f.acted = True
@@ -219,10 +226,11 @@ class SupportAndAction:
                                              index=None, pattern=None, rule="R-D20-PUSH-2"))
         ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
 
-    def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> None:
+    def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> bool:
         """R-D20-TURN-3: (1) a ``recover`` clause holds and f is hurt:
         self-recover; (2) shift when a step is wanted and possible; (3)
-        self-recover when hurt; (4) nothing."""
+        self-recover when hurt; (4) nothing.  Returns whether it did
+        something (a shift or a recovery)."""
         if f.hp < f.max_hp:
             cctx = CondContext(ctx.state, f)
             chosen = next((c for c in f.plan.clauses if isinstance(c, SelfRecover) and f.clause_active(c.line)
@@ -231,19 +239,21 @@ class SupportAndAction:
                 ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
                                    rule="R-D20-TURN-3"))
                 ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
-                return
+                return True
         wants = would_step(ctx, f, attacked)
         blocker = shift_blocker(ctx.state, f) if wants else None
         if wants and blocker is None:
             ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
             self.shift(ctx, f, attacked)
-        elif f.hp < f.max_hp:
+            return True
+        if f.hp < f.max_hp:
             ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
-                                   rule="R-D20-TURN-3"))
+                               rule="R-D20-TURN-3"))
             ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
-        else:
-            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="none", first=first, stuck=blocker,
-                                   rule="R-D20-TURN-3"))
+            return True
+        ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="none", first=first, stuck=blocker,
+                           rule="R-D20-TURN-3"))
+        return False
 
     def shift(self, ctx: Resolution, f: Fighter, attacked: bool) -> None:
         """R-D20-MOVE-1: up to 移動力 steps, each decided afresh; ends when the
@@ -263,13 +273,15 @@ class SupportAndAction:
                            points_left=points - steps, reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
-def action_available(ctx: Resolution, f: Fighter) -> bool:
+def action_available(ctx: Resolution, f: Fighter,
+                     prepared: tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]] | None = None,
+                     ) -> bool:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now (a use
     with a target, a heal, a maintain start), judged without draws or events:
     the walk's own tests (R-PLAN-3..5), entry by entry."""
     if f.freeze > 0 or f.active is None:
         return False  # a frozen character has no action [decision]
-    order, _, filters = walk_order(ctx, f)
+    order, _, filters = walk_order(ctx, f) if prepared is None else prepared
     panels = f.panels[f.active]
     for entry in order:
         skill = f.skills[entry]
