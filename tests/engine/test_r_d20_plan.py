@@ -311,3 +311,49 @@ def test_r_d20_file_1_a_terrain_block_is_an_error_with_its_place(tmp_path: Path)
     assert result is None
     terrain = [d for d in diags if "terrain" in d.message]
     assert terrain and terrain[0].line == 7 and str(path.name) in str(terrain[0].file)
+
+
+def test_r_d20_plan_2_grappled_holds_while_the_status_lasts() -> None:
+    """R-D20-PLAN-2: ``grappled`` (own): Runner, grappled by Holder, answers
+    with ``push when grappled`` (a push from the same area draws its
+    direction, R-KNOCK-2); Holder, not grappled, never pushes."""
+    setup = battle([fighter("Holder", "d4", "", plan=plan("grapple\npush when grappled\nhold position"))],
+                   [fighter("Runner", "d4", "", plan=plan("push when grappled\nhold position"))],
+                   order=["Holder", "Runner"])
+    record, _ = d20(setup, 1, strict=False, checks=[15, 2, 2, 15, 2, 2])
+    assert [(c.actor, c.check) for c in of(record, E.D20Check)] == [("Holder", "grapple"), ("Runner", "push")]
+    assert [(r.actor, r.target) for r in of(record, E.Ridden)] == [("Runner", "Holder")]
+
+
+@pytest.mark.parametrize("lang, winner, draw", [
+    ("en", "White wins: the other army was wiped out by the end of round 3 (R-D20-END-1).",
+     "Draw: both armies were wiped out by the end of round 3 (R-D20-END-1)."),
+    ("ja", "白軍の勝利：第3ラウンド終了時に相手軍が全員KO（R-D20-END-1）。",
+     "引き分け：第3ラウンド終了時に両軍とも全員KO（R-D20-END-1）。"),
+])
+def test_r_d20_end_1_the_wipeout_result_reads_as_a_sentence(lang: str, winner: str, draw: str) -> None:
+    """R-D20-END-1: "an army with no standing member loses ...; both at once:
+    a draw", reported like the other rulesets' results (English and Japanese)."""
+    from referee.report.written import result_sentence
+
+    won = E.BattleResult("white", "wipeout", 3, (), "R-D20-END-1")
+    level = E.BattleResult("draw", "wipeout", 3, (), "R-D20-END-1")
+    assert result_sentence(lang, won) == winner and result_sentence(lang, level) == draw
+
+
+def test_r_d20_ko_1_a_narrowing_clamps_the_return_area_without_damage() -> None:
+    """R-D20-KO-1: the return area is "its last area; if a narrowing removes
+    it, its clamped kept area, R-NARROW-2, with no damage"; R-D20-END-2 then
+    stands the winner up there.  Dead is KO on a1; after round 30 b2-g7 is
+    kept: Stone (standing) is pushed to b2 and takes 3, Dead moves to b2
+    silently; White wins on HP and Dead gets up on b2."""
+    hold = plan("hold position")
+    setup = battle([fighter("Dead", "a1", "", hp=1, plan=hold), fighter("Keeper", "d4", "", plan=hold)],
+                   [fighter("Stone", "a1", "slash", plan=hold)], order=["Stone", "Dead", "Keeper"])
+    record, _ = d20(setup, 30, strict=False, checks=[20, 20, 20, 1, 1, 1])
+    assert [d.target for d in of(record, E.Down)] == ["Dead"]
+    assert [(p.target, p.to_square) for p in of(record, E.Pushed)] == [("Stone", sq("b2"))]
+    assert [d.target for d in of(record, E.Damage) if d.cause == "narrowing"] == ["Stone"]
+    assert [(r.target, r.square, r.cause) for r in of(record, E.Revived)] == [("Dead", sq("b2"), "victory")]
+    final = {f.name: (f.square, f.down) for f in record.result.final}
+    assert final["Dead"] == (sq("b2"), False) and record.result.winner == "white"
