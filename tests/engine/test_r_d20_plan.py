@@ -357,3 +357,18 @@ def test_r_d20_ko_1_a_narrowing_clamps_the_return_area_without_damage() -> None:
     assert [(r.target, r.square, r.cause) for r in of(record, E.Revived)] == [("Dead", sq("b2"), "victory")]
     final = {f.name: (f.square, f.down) for f in record.result.final}
     assert final["Dead"] == (sq("b2"), False) and record.result.winner == "white"
+
+
+def test_r_d20_push_1_push_target_lowest_hp_when_engaged() -> None:
+    """R-D20-PLAN-1 canonical "push target lowest hp when engaged  # ride an
+    enemy within distance 1 one area away": engaged by Big (same area), the
+    Pusher pushes Weak (4 HP, e5) rather than Big (12 HP): e5 -> f6.  Not
+    engaged (Big away on h8), it does not push at all."""
+    pusher = fighter("Pusher", "d4", "", plan=plan("push target lowest hp when engaged\nhold position"))
+    weak = fighter("Weak", "e5", "", hp=4, plan=plan("hold position"))
+    record, _ = d20(battle([pusher], [fighter("Big", "d4", "", plan=plan("hold position")), weak],
+                           order=["Pusher", "Big", "Weak"]), checks=[15, 2, 2])
+    assert [(r.target, r.to_square) for r in of(record, E.Ridden)] == [("Weak", sq("f6"))]
+    record, _ = d20(battle([pusher], [fighter("Big", "h8", "", plan=plan("hold position")), weak],
+                           order=["Pusher", "Big", "Weak"]))
+    assert not of(record, E.D20Check) and not of(record, E.Ridden)
