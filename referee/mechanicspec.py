@@ -448,11 +448,22 @@ def _wipeout(kind: str, p: Mapping[str, object]) -> MechanicSpec:
     return WipeoutSpec(kind, "round_end", cast(int, p["winners_ko_to"]))
 
 
+#: The plan words the d20pool kinds give (R-D20-PLAN-1..2); the same names
+#: as ``referee.plan.ast``'s FEATURE_* (tests/test_plan_gate_d20.py checks it).
+_D20_DROP = "the `drop N dice` clause (d20pool)"
+_D20_BOOST = "the `boost` clause (d20pool)"
+_D20_RECOVER = "the `recover` clause (d20pool)"
+_D20_PUSH = "the `push` clause (d20pool)"
+_D20_GRAPPLE = "the `grapple` clause (d20pool)"
+_D20_KO = "the `ko` condition (d20pool)"
+_D20_GRAPPLED = "the `grappled` condition (d20pool)"
+
 _D20_KINDS: tuple[KindInfo, ...] = (
     KindInfo("initiative", "area_number", "R-D20-ORDER-1..3",
              {"numbering": _one_of("rings"), "tie_die": _int_in(2, 100)}, ("numbering", "tie_die"), _area_number),
     KindInfo("action", "support_and_action", "R-D20-TURN-1..3",
-             {"uses": _int_in(1, 1), "recover": _ABILITY_CHECK}, ("uses",), _support_and_action),
+             {"uses": _int_in(1, 1), "recover": _ABILITY_CHECK}, ("uses",), _support_and_action,
+             features=frozenset({_D20_RECOVER})),
     KindInfo("movement", "points", "R-D20-MOVE-1",
              {"base": _int_in(0, 20), "per_reflex": _int_in(1, 20), "engaging_ends_move": _is_bool},
              ("base", "per_reflex", "engaging_ends_move"), _points),
@@ -466,10 +477,12 @@ _D20_KINDS: tuple[KindInfo, ...] = (
               "push": _mapping_of({"ability": _ABILITY_CHECK}),
               "grapple": _mapping_of({"ability": _ABILITY_CHECK, "turns": _int_in(1, 9)})},
              ("sides", "drop_bonus", "critical_bonus", "attack_modifier", "defence_dice", "sensitivity",
-              "ability", "push", "grapple"), _d20_pool),
+              "ability", "push", "grapple"), _d20_pool,
+             features=frozenset({_D20_DROP, _D20_BOOST, _D20_PUSH, _D20_GRAPPLE, _D20_GRAPPLED})),
     KindInfo("damage", "margin", "R-D20-HIT-2", build=_plain),
     KindInfo("end", "wipeout", "R-D20-END-1..2",
-             {"at": _one_of("round_end"), "winners_ko_to": _int_in(1, 99)}, ("at", "winners_ko_to"), _wipeout),
+             {"at": _one_of("round_end"), "winners_ko_to": _int_in(1, 99)}, ("at", "winners_ko_to"), _wipeout,
+             features=frozenset({_D20_KO})),
 )
 _BUILT = _BUILT + _D20_KINDS
 

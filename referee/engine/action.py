@@ -129,7 +129,8 @@ def is_offensive(skill: Skill) -> bool:
 
 def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintain: bool = False,
          spent: str | None = None, main_use: bool = False, cast: CastHook | None = None,
-         offensive_uses: int | None = None, entry_hook: EntryHook | None = None) -> bool:
+         offensive_uses: int | None = None, entry_hook: EntryHook | None = None,
+         prepared: tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]] | None = None) -> bool:
     """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
     attacked (R-MOVE-3).  ``max_uses``: stop after that many uses or maintain
     starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt).
@@ -142,8 +143,10 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
     ``offensive_uses`` (R-SOUL-ACT-2): after that many offensive uses, later
     offensive entries are passed as ``offensive_limit`` (before any other
     reason but ``passive``) and the walk goes on; ``entry_hook`` may use an
-    offensive entry itself (R-SOUL-TERR-2)."""
-    order, lines, filters = walk_order(b, f)
+    offensive entry itself (R-SOUL-TERR-2).  ``prepared``: :func:`walk_order`'s
+    result, when the caller has just computed it on the same state (it draws
+    nothing, so it is reused)."""
+    order, lines, filters = walk_order(b, f) if prepared is None else prepared
     if skip_maintain:
         order = [i for i in order if not (f.skills[i].is_maintain and not f.skills[i].is_passive)]
     b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),

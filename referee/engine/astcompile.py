@@ -82,12 +82,14 @@ def _ally_domain(ctx: CondContext) -> Iterable[Fighter]:
     skill's range when a skill is concerned (interfaces.md)."""
     me = ctx.me
     team = me.team
+    st = ctx.state
+    ko_too = st.revivable  # R-D20-KO-2: `ally ...` sees a KO ally at its return area
     if ctx.skill is None:
-        return (g for g in ctx.state.fighters if not g.down and g.team == team)
+        return (g for g in st.fighters if (ko_too or not g.down) and g.team == team)
     r = ctx.skill.range
     sq = me.square
-    in_range = ctx.state.metric.in_range
-    return (g for g in ctx.state.fighters if not g.down and g.team == team and in_range(sq, g.square, r))
+    in_range = st.metric.in_range
+    return (g for g in st.fighters if (ko_too or not g.down) and g.team == team and in_range(sq, g.square, r))
 
 
 def _on_subject(subject: str, test: Callable[[Fighter, CondContext], bool]) -> R.Condition:
@@ -147,6 +149,10 @@ def compile_condition(cond: A.Condition | None, ruleset: Ruleset) -> R.Condition
         return _on_subject(cond.subject, lambda f, _ctx: readies_class(f, cls))
     if isinstance(cond, A.Frozen):  # variant-wiz.md R-WIZ-PLAN-1: Freeze on the character
         return _on_subject(cond.subject, lambda f, _ctx: f.freeze > 0)
+    if isinstance(cond, A.Ko):  # R-D20-PLAN-2
+        return _on_subject(cond.subject, lambda f, _ctx: f.down)
+    if isinstance(cond, A.Grappled):  # R-D20-PLAN-2
+        return _on_subject(cond.subject, lambda f, _ctx: f.grapple > 0)
     if isinstance(cond, A.ActingFirst):
         return acting_first
     if isinstance(cond, A.ActingSecond):
@@ -395,6 +401,15 @@ def compile_clause(clause: A.Clause, ruleset: Ruleset, allies: frozenset[str] = 
         return R.EvadeClause(line, when, conditional, None if clause.dice == "all" else int(clause.dice))
     if isinstance(clause, A.AttackObjectAt):
         return R.AttackObject(line, when, conditional, parse_square(clause.square.name))
+    if isinstance(clause, A.DropDice):  # R-D20-PLAN-1
+        return R.CheckDrop(line, when, conditional, clause.check, clause.count)
+    if isinstance(clause, A.Boost):
+        return R.CheckBoost(line, when, conditional, clause.check, clause.amount)
+    if isinstance(clause, A.Recover):
+        return R.SelfRecover(line, when, conditional)
+    if isinstance(clause, (A.Push, A.Grapple)):
+        pref = None if clause.preference is None else _preference(clause.preference, ruleset)
+        return R.Ride(line, when, conditional, isinstance(clause, A.Grapple), pref, on_target)
     raise TypeError(f"unknown clause {type(clause).__name__}")
 
 

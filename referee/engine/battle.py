@@ -179,6 +179,7 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
                      blocked=frozenset(parse_square(s) for s in spec.blocked) | closed)
     state = BattleState(fighters, graph, mechanics.range)
     state.pcs = setup.pcs
+    state.revivable = mechanics.end.revivable()
     b = Resolution(state, ruleset, mechanics, rng if rng is not None else BattleRng(seed))
     b.emit(E.BattleStart(turn=0, seed=seed, ruleset=ruleset.name,
                          white=tuple(f.name for f in fighters if f.team == WHITE),

@@ -274,3 +274,42 @@ class PlanRules:
 
 
 EMPTY_PLAN = PlanRules()
+
+
+# --------------------------------------------------------------------------- d20pool
+# variant-d20.md R-D20-PLAN-1: the clauses of the d20pool mechanics, read by
+# them from ``PlanRules.clauses`` (file order; the first that holds wins).
+
+
+@dataclass(frozen=True, slots=True)
+class CheckDrop(Clause):
+    """``drop N dice on attack|defence`` (R-D20-CHECK-3); ``check`` names the
+    kind of check (push and grapple checks are attack checks for drops)."""
+
+    check: str = "attack"
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CheckBoost(Clause):
+    """``boost attack|defence by N`` (R-D20-CHECK-4)."""
+
+    check: str = "attack"
+    amount: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SelfRecover(Clause):
+    """``recover`` (R-D20-TURN-3 (1))."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ride(Clause):
+    """``push [target P]`` (``grapple`` False, R-D20-PUSH-1) or ``grapple
+    [target P]`` (R-D20-PUSH-2); ``preference`` None: the plan's ``target``
+    clause, else nearest; ``targets_condition``: C speaks of ``target`` (it
+    holds if some candidate satisfies it, then filters them, R-PLAN-5)."""
+
+    grapple: bool = False
+    preference: Preference | None = None
+    targets_condition: bool = False

@@ -109,6 +109,8 @@ class Resolution:
             for sink in [s for s in self.state.sinks if s.owner == f.name]:
                 self.state.sinks.remove(sink)
                 self.emit(E.SinkEnded(turn=self.turn, actor=f.name, square=sink.square, cause="owner_down"))
+            if self.state.revivable:
+                clear_statuses(f)
         return fallen
 
     def check_end(self) -> None:
@@ -155,3 +157,15 @@ def release(f: Fighter, entry: int) -> None:
     for i in f.maintained.pop(entry, ()):
         panels[i].assigned = None
         panels[i].used = True
+
+
+def clear_statuses(f: Fighter) -> None:
+    """R-D20-KO-1: a KO removes every status on the character, its entries,
+    clauses and panels (a revived character starts clean)."""
+    f.bind = f.freeze = f.grapple = 0
+    f.skill_binds.clear()
+    f.clause_binds.clear()
+    for panels in f.panels:
+        for p in panels:
+            p.poisoned = False
+            p.changed = 0

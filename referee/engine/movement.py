@@ -102,13 +102,17 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     st = b.state
     if c.who is MoveGoal.NAMED:
         t = st.by_name.get(c.name or "")
-        return t if t is not None and not t.down and t is not f else None
+        seen = t is not None and (not t.down or (st.revivable and t.team == f.team))
+        return t if t is not None and seen and t is not f else None
+    # R-D20-KO-2: where a KO can be healed, `move toward` an ally sees a KO
+    # ally at its return area.
     if c.who is MoveGoal.NEAREST_ENEMY:
         pool = st.enemies_of(f)
-    elif c.who is MoveGoal.NEAREST_ALLY:
-        pool = [a for a in st.allies_of(f) if a is not f]
-    else:  # MoveGoal.ALLY_MATCHING
-        pool = [a for a in st.allies_of(f) if a is not f and c.match(CondContext(st, f, None, a))]
+    else:
+        ko_too = st.revivable
+        pool = [a for a in st.fighters if a.team == f.team and a is not f and (ko_too or not a.down)]
+        if c.who is MoveGoal.ALLY_MATCHING:
+            pool = [a for a in pool if c.match(CondContext(st, f, None, a))]
     if not pool:
         return None
     d = {p.name: _dist(b, f, f.square, p.square) for p in pool}

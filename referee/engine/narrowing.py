@@ -30,6 +30,8 @@ def narrow_if_due(b: Resolution, schedule: Sequence[NarrowingStage]) -> None:
     pushed = []
     for f in st.fighters:
         if f.down or rect.contains(f.square):
+            if f.down and st.revivable and not rect.contains(f.square):
+                f.square = rect.clamp(f.square)  # R-D20-KO-1: the return area, clamped, no damage
             continue
         start = f.square
         f.square = rect.clamp(start)

@@ -241,9 +241,11 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
     always hits, R-SK-1a) -- a miss ends the use against this target --, (2)
     defences and (3) the ``damage`` mechanic's amount less reductions; heals,
     effects, (4) knockbacks, (5) counters."""
-    if target.down:
-        return
     user, skill = use.user, use.skill
+    if target.down:
+        if skill.heal > 0 and b.state.revivable:
+            revive(b, use, target)
+        return
     if obstruct(b, use, target):
         return
     rec = HitRecord()
@@ -279,3 +281,17 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
     # (5) counters
     if hit:  # Kusanagi counters the printed damage (R-D20-HIT-2: not the margin)
         counters(b, target, user, element, skill.damage, rec)
+
+
+def revive(b: Resolution, use: Use, target: Fighter) -> None:
+    """R-D20-KO-2: an ally's heal on a KO character: it heals (from 0, its
+    loss is its max HP) and, at HP 1 or more, the KO ends on its return area
+    (``revived``); it then acts this round if it had not begun a turn.  No
+    obstruct answers it and its effects find no status (R-D20-KO-1 removed
+    them all), so it is the heal alone."""
+    b.gain_hp(target, b.mechanics.damage.heal(b, use, target), use.user.name, use.skill.id)
+    if target.hp >= 1:
+        target.down = False
+        target.felled_by = None
+        b.emit(E.Revived(turn=b.turn, target=target.name, square=target.square, hp=target.hp, cause="heal",
+                         rule="R-D20-KO-2"))

@@ -69,7 +69,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size", "garb", "evasion_type",
+        "size", "garb", "evasion_type", "grapple",
     )
 
     def __init__(
@@ -132,6 +132,9 @@ class Fighter:
         #: ``evasive`` / ``armoured`` / None, and ``normal`` / ``none``.
         self.garb: str | None = None
         self.evasion_type: str = "normal"
+        #: d20pool (R-D20-PUSH-2): status ``grapple``, its turns left (0 = none):
+        #: it cannot shift until then.
+        self.grapple = 0
 
     # -- views ---------------------------------------------------------------
     @property
@@ -201,6 +204,11 @@ class BattleState:
     #: Barrier areas (fixed) and the objects still standing: square -> [strength, armour].
     barriers: frozenset[Square] = frozenset()
     objects: dict[Square, list[int]] = field(default_factory=dict)
+
+    # --- d20pool (variant-d20.md) ---
+    #: R-D20-KO-2: a down (KO) character may be healed back onto its return
+    #: area (its ``square``); set from the ``end`` mechanic at battle start.
+    revivable: bool = False
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}

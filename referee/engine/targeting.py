@@ -104,9 +104,12 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     allies_too = not heals and admits_allies(b, user, skill)
     team, r, here = user.team, skill.range, user.square
     in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
-    pool = [c for c in st.fighters
-            if not c.down and ((c.team == team) is heals or (allies_too and c is not user))
-            and in_range(here, c.square, r)]
+    if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
+        pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
+    else:
+        pool = [c for c in st.fighters
+                if not c.down and ((c.team == team) is heals or (allies_too and c is not user))
+                and in_range(here, c.square, r)]
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):

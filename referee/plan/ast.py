@@ -49,6 +49,10 @@ __all__ = [
     "MOVEMENT_CLAUSES", "SKILL_CLAUSES",
     # root
     "Plan",
+    # d20pool (variant-d20.md)
+    "CheckKind", "Ko", "Grappled", "DropDice", "Boost", "Recover", "Push", "Grapple",
+    "FEATURE_DROP", "FEATURE_BOOST", "FEATURE_RECOVER", "FEATURE_PUSH", "FEATURE_GRAPPLE", "FEATURE_KO",
+    "FEATURE_GRAPPLED", "D20_CLAUSES",
 ]
 
 #: Comparison operators, canonical spelling (``≥``, ``=``, ``≠`` ... are read as these).
@@ -277,6 +281,7 @@ Condition: TypeAlias = Union[
     Compare, Count, TurnCompare, Engaged, Bound, Readies, ActingFirst, ActingSecond, And, Or, Not,
     "Frozen",  # wiz (variant-wiz.md R-WIZ-PLAN-1)
     EvasionDiceLeft, Attacked, HardModeOn, UltraHard, IncomingDamage, IncomingMelee,
+    "Ko", "Grappled",
 ]
 #: The soulwired conditions (variant-soulwired.md).
 SOUL_CONDITION_TYPES: tuple[type[Node], ...] = (EvasionDiceLeft, Attacked, HardModeOn, UltraHard, IncomingDamage,
@@ -606,3 +611,106 @@ class TakeAim(Clause):
     needs: ClassVar[str | None] = "the `take aim at` clause (wiz, with aim on)"
     character: CharacterRef
     condition: Condition | None = None
+
+
+# ------------------------------------------------------------------ d20pool
+# variant-d20.md R-D20-PLAN-1..2.  Each node names its feature (``needs``);
+# the d20pool mechanics list the same names (``referee.mechanicspec``), and
+# ``referee.plan.gate`` refuses them under any other ruleset (R-D20-PLAN-3).
+
+#: Which check a drop or boost clause concerns (push and grapple checks are
+#: attack checks for drops, R-D20-PLAN-1).
+CheckKind = Literal["attack", "defence"]
+
+FEATURE_DROP = "the `drop N dice` clause (d20pool)"
+FEATURE_BOOST = "the `boost` clause (d20pool)"
+FEATURE_RECOVER = "the `recover` clause (d20pool)"
+FEATURE_PUSH = "the `push` clause (d20pool)"
+FEATURE_GRAPPLE = "the `grapple` clause (d20pool)"
+FEATURE_KO = "the `ko` condition (d20pool)"
+FEATURE_GRAPPLED = "the `grappled` condition (d20pool)"
+
+
+@dataclass(frozen=True, slots=True)
+class Ko(Node):
+    """``[self|target|ally] [is] ko`` (R-D20-PLAN-2): the subject is KO
+    (R-D20-KO-1); ``ally ko``: some KO ally, within the skill's range of its
+    return area when on a skill."""
+
+    needs: ClassVar[str | None] = FEATURE_KO
+
+    subject: Subject = "self"
+
+
+@dataclass(frozen=True, slots=True)
+class Grappled(Node):
+    """``[self|target|ally] [is] grappled`` (R-D20-PLAN-2): status ``grapple``
+    on the subject (R-D20-PUSH-2)."""
+
+    needs: ClassVar[str | None] = FEATURE_GRAPPLED
+
+    subject: Subject = "self"
+
+
+@dataclass(frozen=True, slots=True)
+class DropDice(Clause):
+    """``drop N dice on attack|defence [when C]`` (R-D20-CHECK-3): the first
+    such clause of the check's kind whose condition holds leaves N dice out
+    (keeping one) for +2 each.  In C ``target`` is the use's primary target
+    (attack) or the attacker (defence)."""
+
+    needs: ClassVar[str | None] = FEATURE_DROP
+
+    check: CheckKind
+    count: int
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Boost(Clause):
+    """``boost attack|defence by N [when C]`` (R-D20-CHECK-4): lose up to N HP
+    (at most 表現力, never to 0) for +that much."""
+
+    needs: ClassVar[str | None] = FEATURE_BOOST
+
+    check: CheckKind
+    amount: int
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Recover(Clause):
+    """``recover [when C]`` (R-D20-TURN-3 (1)): self-recover as the support
+    even when a shift was possible.  ``target`` is the written ``target P``
+    that ``referee check`` refuses (R-D20-PLAN-3); the engine ignores it."""
+
+    needs: ClassVar[str | None] = FEATURE_RECOVER
+
+    condition: Condition | None = None
+    target: TargetPref | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Push(Clause):
+    """``push [target P] [when C]`` (R-D20-PUSH-1): ride a standing enemy
+    within distance 1 one area away."""
+
+    needs: ClassVar[str | None] = FEATURE_PUSH
+
+    preference: TargetPref | None = None
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Grapple(Clause):
+    """``grapple [target P] [when C]`` (R-D20-PUSH-2): a standing enemy in the
+    user's area cannot shift until the end of its next turn."""
+
+    needs: ClassVar[str | None] = FEATURE_GRAPPLE
+
+    preference: TargetPref | None = None
+    condition: Condition | None = None
+
+
+#: The d20pool clauses whose condition may speak of ``target``.
+D20_CLAUSES: tuple[type[Clause], ...] = (DropDice, Boost, Push, Grapple)

@@ -46,7 +46,7 @@ N = TypeVar("N")
 #: Clauses in which ``target`` has a meaning (a skill considers candidates).
 TARGET_CLAUSES: tuple[type[A.Clause], ...] = (
     A.UseFirst, A.UseOnlyWhen, A.NeverUse, A.TargetPreference, A.NeverTarget, A.OnlyTarget, A.Extend,
-)
+) + A.D20_CLAUSES  # d20pool: the primary target / the attacker / the candidate (R-D20-PLAN-1)
 
 
 class _Skill(Protocol):
@@ -175,7 +175,10 @@ def check_plan(
                         error(node, "incoming-outside-evasion",
                               "'incoming ...' describes the use being evaded; it means something only in an "
                               "evasion clause (R-SOUL-PLAN-5)", hint="write it after 'evade with N when'")
-        if not isinstance(clause, (*TARGET_CLAUSES, A.Evade)):  # an evasion clause's target: the attacker
+        d20 = _d20_diagnostics(clause, file)
+        diags += d20
+        # an evasion clause's target: the attacker (R-SOUL-PLAN-2)
+        if not isinstance(clause, (*TARGET_CLAUSES, A.Evade)) and not d20:
             for cond in _clause_conditions(clause):
                 for node in iter_conditions(cond):
                     if getattr(node, "subject", None) == "target":
@@ -357,6 +360,9 @@ _NAME_FIELDS: tuple[tuple[type[A.Clause], str, str], ...] = (
     (A.MoveToward, "destination", "destination"),
     (A.Spare, "who", "name"),
     (A.TakeAim, "character", "name"),
+    # d20pool (R-D20-PUSH-1/-2)
+    (A.Push, "preference", "preference"),
+    (A.Grapple, "preference", "preference"),
 )
 
 
@@ -367,3 +373,29 @@ def _clause_characters(clause: A.Clause) -> list[tuple[A.CharacterRef, str]]:
             ref = getattr(clause, name)
             return [(ref, slot)] if isinstance(ref, A.CharacterRef) else []
     return []
+
+
+# ------------------------------------------------------------------ d20pool
+
+
+def _d20_diagnostics(clause: A.Clause, file: str) -> list[Diagnostic]:
+    """R-D20-PLAN-3: ``target`` in ``recover`` (written after it, or as a
+    condition's subject: a self-recovery has no target) and N = 0 in a drop
+    or boost clause (it would drop or boost nothing)."""
+    out: list[Diagnostic] = []
+    if isinstance(clause, A.Recover):
+        where: list[A.Node] = [] if clause.target is None else [clause.target]
+        if clause.condition is not None:
+            where += [n for n in iter_conditions(clause.condition) if getattr(n, "subject", None) == "target"]
+        for node in where:
+            out.append(Diagnostic(file, node.line, node.column, "recover-target",
+                                  "'recover' heals the character itself: it has no target (R-D20-PLAN-3)",
+                                  hint="write 'recover when hp <= N'; to heal an ally, use Rest or Restore"))
+    if isinstance(clause, (A.DropDice, A.Boost)):
+        n = clause.count if isinstance(clause, A.DropDice) else clause.amount
+        if n == 0:
+            word = "drop" if isinstance(clause, A.DropDice) else "boost"
+            out.append(Diagnostic(file, clause.line, clause.column, "zero-count",
+                                  f"a {word} clause needs N of 1 or more; N = 0 does nothing (R-D20-PLAN-3)",
+                                  hint="write 1 or more, or leave the clause out"))
+    return out

@@ -74,6 +74,10 @@ def format_condition(cond: A.Condition, *, candidate: bool = False) -> str:
         return f"{subj(cond.subject)}readies {what}"
     if isinstance(cond, A.Frozen):
         return f"{subj(cond.subject)}frozen"
+    if isinstance(cond, A.Ko):  # d20pool (R-D20-PLAN-2)
+        return f"{subj(cond.subject)}ko"
+    if isinstance(cond, A.Grappled):  # d20pool (R-D20-PLAN-2)
+        return f"{subj(cond.subject)}grappled"
     if isinstance(cond, A.ActingFirst):
         return "acting first"
     if isinstance(cond, A.ActingSecond):
@@ -183,7 +187,26 @@ def format_clause(clause: A.Clause) -> str:
         return ("never evade" if clause.never else f"evade with {clause.dice}") + when
     if isinstance(clause, A.AttackObjectAt):
         return f"attack object at {clause.square.name}{when}"
+    d20 = _format_d20_clause(clause, when)
+    if d20 is not None:
+        return d20
     raise TypeError(f"not a clause: {clause!r}")
+
+
+def _format_d20_clause(clause: A.Clause, when: str) -> str | None:
+    """d20pool's clauses (variant-d20.md R-D20-PLAN-1), or None."""
+    if isinstance(clause, A.DropDice):
+        return f"drop {clause.count} {'die' if clause.count == 1 else 'dice'} on {clause.check}{when}"
+    if isinstance(clause, A.Boost):
+        return f"boost {clause.check} by {clause.amount}{when}"
+    if isinstance(clause, A.Recover):
+        target = "" if clause.target is None else f" target {_target(clause.target)}"
+        return f"recover{target}{when}"
+    if isinstance(clause, (A.Push, A.Grapple)):
+        word = "push" if isinstance(clause, A.Push) else "grapple"
+        target = "" if clause.preference is None else f" target {_target(clause.preference)}"
+        return f"{word}{target}{when}"
+    return None
 
 
 def format_plan(plan: A.Plan) -> str:

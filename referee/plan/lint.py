@@ -122,6 +122,13 @@ def _slot(clause: A.Clause) -> tuple[object, ...] | None:
         return ("maintain", skill)
     if isinstance(clause, (A.FriendlyFire, A.CounterAllies, A.HealEvenWhenUnhurt, A.Stack, A.NeverUse)):
         return (type(clause).__name__, skill)
+    # d20pool (R-D20-CHECK-3/4, -TURN-2/3): the first of a kind that holds decides
+    if isinstance(clause, (A.DropDice, A.Boost)):
+        return (type(clause).__name__, clause.check)
+    if isinstance(clause, (A.Push, A.Grapple)):
+        return ("ride",)
+    if isinstance(clause, A.Recover):
+        return ("recover",)
     return None
 
 
@@ -135,6 +142,8 @@ def _applies_when(clause: A.Clause) -> A.Condition | None:
 def _may_not_apply(clause: A.Clause) -> bool:
     """A clause that can fail to apply although its condition holds: ``move
     toward`` someone who may be down or absent (R-MOVE-8)."""
+    if isinstance(clause, (A.Push, A.Grapple)):
+        return True  # R-D20-TURN-2: it applies only when it has a target
     return isinstance(clause, A.MoveToward) and not isinstance(clause.destination, A.NearestEnemy)
 
 

@@ -80,7 +80,8 @@ def _data(children: Sequence[Any]) -> list[Any]:
 
 def _is_condition(x: Any) -> bool:
     return isinstance(x, (A.Compare, A.Count, A.TurnCompare, A.Engaged, A.Bound, A.Readies,
-                          A.ActingFirst, A.ActingSecond, A.And, A.Or, A.Not, A.Frozen, *A.SOUL_CONDITION_TYPES))
+                          A.ActingFirst, A.ActingSecond, A.And, A.Or, A.Not, A.Frozen, *A.SOUL_CONDITION_TYPES,
+                          A.Ko, A.Grappled))
 
 
 @v_args(meta=True)
@@ -454,3 +455,58 @@ class PlanTransformer(Transformer[Token, Any]):
 
     def fewest_evasion(self, meta: Meta, children: list[Any]) -> A.FewestEvasionDice:
         return A.FewestEvasionDice(**self._at(meta))
+    # -- d20pool (variant-d20.md R-D20-PLAN-1..2) ----------------------------------
+
+    def _preference_of(self, items: list[Any]) -> A.TargetPref | None:
+        """The ``target P`` of a push, grapple or recover clause, if written."""
+        if not items:
+            return None
+        pref = items[0]
+        return self._character(pref) if isinstance(pref, _Name) else pref
+
+    def _count(self, token: Token) -> int:
+        """N of a drop or boost clause; 0 is refused by ``referee check``
+        (R-D20-PLAN-3), not here, so the clause still reaches the AST."""
+        return self._int(token)
+
+    def check_kind(self, meta: Meta, children: list[Any]) -> A.CheckKind:
+        return "attack" if _words(children) == "attack" else "defence"
+
+    def drop_dice(self, meta: Meta, children: list[Any]) -> A.DropDice:
+        _, mid, cond = self._split(children)
+        count, kind = mid
+        return A.DropDice(kind, self._count(count), cond, **self._at(meta))
+
+    def boost(self, meta: Meta, children: list[Any]) -> A.Boost:
+        _, mid, cond = self._split(children)
+        kind, amount = mid
+        return A.Boost(kind, self._count(amount), cond, **self._at(meta))
+
+    def recover_target(self, meta: Meta, children: list[Any]) -> A.TargetPref | None:
+        return self._preference_of(_data(children))
+
+    def recover(self, meta: Meta, children: list[Any]) -> A.Recover:
+        _, mid, cond = self._split(children)
+        return A.Recover(cond, mid[0] if mid else None, **self._at(meta))
+
+    def push(self, meta: Meta, children: list[Any]) -> A.Push:
+        _, mid, cond = self._split(children)
+        return A.Push(self._preference_of(mid), cond, **self._at(meta))
+
+    def grapple(self, meta: Meta, children: list[Any]) -> A.Grapple:
+        _, mid, cond = self._split(children)
+        return A.Grapple(self._preference_of(mid), cond, **self._at(meta))
+
+    def ko(self, meta: Meta, children: list[Any]) -> A.Ko:
+        items = _data(children)
+        return A.Ko(items[0] if items else "self", **self._at(meta))
+
+    def grappled(self, meta: Meta, children: list[Any]) -> A.Grappled:
+        items = _data(children)
+        return A.Grappled(items[0] if items else "self", **self._at(meta))
+
+    def ally_ko(self, meta: Meta, children: list[Any]) -> A.Ko:
+        return A.Ko("target", **self._at(meta))
+
+    def ally_grappled(self, meta: Meta, children: list[Any]) -> A.Grappled:
+        return A.Grappled("target", **self._at(meta))

@@ -173,3 +173,11 @@ def _collect(step: Step, e: Any) -> None:
             step.target(e.target)
     elif kind == "down":
         step.downs.append(e.target)
+    # d20pool (variant-d20.md): a push's ride and a revival show on the board
+    elif kind == "ridden":
+        src, dst = square_text(e.from_square), square_text(e.to_square)
+        if src != dst:
+            step.arrows.append((src, dst, "knock"))
+        step.target(e.target)
+    elif kind == "revived":
+        step.target(e.target)

@@ -504,7 +504,7 @@ class WrittenReport(EventVisitor):
         element = (self._m("damage.element", element=self.report_word(f"element.{e.element}", e.element))
                    if e.element else "")
         reduced = self._m("damage.reduced", printed=e.printed, reduced=e.reduced) if e.reduced else ""
-        key = f"damage.{e.cause}" if e.cause in ("skill", "counter", "wall", "poison", "narrowing") else "damage.other"
+        key = f"damage.{e.cause}" if e.cause in ("skill", "counter", "wall", "poison", "narrowing", "boost") else "damage.other"
         if e.amount == 0 and e.reduced and e.cause in ("skill", "counter"):
             key += ".blocked"  # not "takes 0 damage (2 less 2)": the defence stopped it all
         self._item(self._m(key, target=e.target, amount=e.amount, hp_after=e.hp_after, element=element,
@@ -663,7 +663,7 @@ class WrittenReport(EventVisitor):
         self._item(self._m("d20.margin", attack=e.attack, defence=e.defence, margin=e.margin))
 
     def on_support(self, e: Any) -> None:
-        stuck = self._m("d20.support.stuck", stuck=e.stuck) if e.stuck else ""
+        stuck = self._m("d20.support.stuck", stuck=self.report_word(f"d20.stuck.{e.stuck}", e.stuck)) if e.stuck else ""
         when = word(self.lang, "d20.support.first" if e.first else "d20.support.after")
         self._why(self._m(f"d20.support.{e.kind}", actor=e.actor, when=when, stuck=stuck))
 

@@ -20,7 +20,8 @@ SKILLS = ("firecracker", "rest", "pressurize", "avenger", "slash", "eruption", "
 ELEMENTS = "火水風地剣"
 
 
-def random_plan_text(draw: Any, skills: tuple[str, ...], enemies: list[str], intellect: int) -> str:
+def random_plan_text(draw: Any, skills: tuple[str, ...], enemies: list[str], intellect: int,
+                     extra: tuple[str, ...] = ()) -> str:
     """A plausible plan in the plan language for a character with ``skills``:
     up to 2 x intellect clauses (R-CHAR-4) drawn from the canonical clauses of
     interfaces.md, naming its own skills and the enemies' names."""
@@ -57,11 +58,13 @@ def random_plan_text(draw: Any, skills: tuple[str, ...], enemies: list[str], int
         lambda: "keep away from enemies when hp <= 3 and not engaged",
         lambda: "hold position when hp <= 2 or bound",
     ]
+    # a ruleset's own clauses (``{enemy}`` names one of the enemies), when asked
+    menu += [lambda text=text: text.format(enemy=one(enemies)) for text in extra]  # type: ignore[misc]
     lines = [menu[draw(len(menu))]() for _ in range(draw(2 * intellect + 1))]
     return "\n".join(lines) + "\n"
 
 
-def random_setup(draw: Any, size: int, text_plans: bool = False) -> BattleSetup:
+def random_setup(draw: Any, size: int, text_plans: bool = False, extra: tuple[str, ...] = ()) -> BattleSetup:
     """``draw(n)`` -> int in range(n) (hypothesis or a seeded source).
 
     ``text_plans``: plans written in the plan language and parsed (the engine
@@ -89,7 +92,7 @@ def random_setup(draw: Any, size: int, text_plans: bool = False) -> BattleSetup:
         plan: Any = PlanRules(tuple(clauses))
         if text_plans:
             foe = "b" if team == "white" else "w"
-            text = random_plan_text(draw, skills, [f"{foe}{j}" for j in range(size)], intellect)
+            text = random_plan_text(draw, skills, [f"{foe}{j}" for j in range(size)], intellect, extra)
             plan, diags = parse_plan(text, f"{sheet.name}.plan")
             assert not [d for d in diags if d.severity == "error"], (text, diags)
         combatants.append(Combatant(sheet, plan, team))

@@ -33,6 +33,8 @@ def check_invariants(record, setup, limit: int) -> None:  # type: ignore[no-unty
                 assert 0 <= sq.file < 8 and 0 <= sq.rank < 8  # nobody off the field
         if isinstance(ev, E.Down):
             down.add(ev.target)
+        if isinstance(ev, E.Revived):  # R-D20-KO-2: a KO can be healed
+            down.discard(ev.target)
         if isinstance(ev, (E.ActionStart, E.SkillUsed, E.Moved)):
             assert ev.actor not in down  # the dead never act
         if isinstance(ev, E.SkillUsed):

@@ -27,6 +27,15 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = int(os.environ.get("REFEREE_D20_EXAMPLES", "25"))
 
 
+#: d20pool's own plan words (R-D20-PLAN-1..2), drawn into the random plans.
+D20_CLAUSES = (
+    "drop 2 dice on attack when target hp <= 6", "drop 1 die on defence when hp >= 10",
+    "boost attack by 3 when hp >= 8", "boost defence by 2 when hp >= 6", "recover when hp <= 6",
+    "push target lowest hp when engaged", "grapple target {enemy}", "push when target is grappled",
+    "use rest first when ally ko", "hold position when grappled or ally ko",
+)
+
+
 def check_d20_invariants(record) -> None:  # type: ignore[no-untyped-def]
     down: set[str] = set()
     turns: Counter[tuple[int, str]] = Counter()
@@ -45,7 +54,7 @@ def check_d20_invariants(record) -> None:  # type: ignore[no-untyped-def]
             assert all(1 <= d <= 20 for d in ev.dice)
             assert ev.fumble == all(d == 1 for d in ev.dice)  # R-D20-CHECK-2
             assert ev.achievement == (0 if ev.fumble else ev.highest + sum(ev.modifiers.values()))
-            if ev.check == "attack":
+            if ev.check in ("attack", "push", "grapple"):  # the checks a hit test reads
                 last_attack = ev
         if isinstance(ev, E.HitTest):
             assert last_attack is not None and ev.achievement == last_attack.achievement
@@ -58,7 +67,7 @@ def check_d20_invariants(record) -> None:  # type: ignore[no-untyped-def]
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.integers(1, 4), st.integers(0, 10**6))
 def test_invariants_hold_in_random_d20pool_battles(data, size, seed) -> None:  # type: ignore[no-untyped-def]
-    setup = random_setup(lambda n: data.draw(st.integers(0, n - 1)), size, text_plans=True)
+    setup = random_setup(lambda n: data.draw(st.integers(0, n - 1)), size, text_plans=True, extra=D20_CLAUSES)
     rs = ruleset("d20pool", 40)
     record = resolve_battle(setup, rs, seed)
     check_invariants(record, setup, 40)

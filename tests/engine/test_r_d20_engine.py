@@ -1,9 +1,9 @@
 """variant-d20.md scenarios through the whole engine (the ``d20pool``
 ruleset): fixed squares, fixed or ring order, dice scripted as faces.
 
-Plan clauses of R-D20-PLAN-1 (drop, boost, recover, push, grapple) are not
-parsed by this version, so the worked examples are replayed without them
-(D20-A without its drop: the Striker rolls all three dice).
+These replay the worked examples without their plan clauses (D20-A without
+its drop: the Striker rolls all three dice); with them, as the spec writes
+them: tests/engine/test_r_d20_plan.py.
 """
 
 from __future__ import annotations

@@ -21,9 +21,12 @@ from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import begin_action, maintenance, walk, walk_order
+from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
+from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.d20pool_checks import (
-    D20PoolParams, PoolCheck, is_hit, margin, next_in_fixed_order, ring_number, roll_pool, select_next,
+    D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, ring_number,
+    roll_pool, select_next,
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, QuietHitHooks, StepMovement
@@ -32,7 +35,7 @@ from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
-from referee.engine.targeting import candidates
+from referee.engine.targeting import candidates, pick
 from referee.engine.uses import Use
 from referee.mechanicspec import Ability, D20PoolSpec
 
@@ -90,11 +93,15 @@ class AreaNumber:
         width, height = ctx.ruleset.map.width, ctx.ruleset.map.height  # narrowing does not renumber
         keys: dict[str, list[int]] = {}
         fixed_order = [f.name for f in state.order] if fixed else []
+        last_file, last_rank = width - 1, height - 1
+
+        def ring(square: Square) -> int:
+            return ring_number(square, width, height)
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
             who = state.by_name[name]
-            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=ring_number(who.square, width, height),
+            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=ring(who.square),
                                 roll=face, key=(*keys.get(name, ()), face), rule="R-D20-ORDER-3"))
             return face
 
@@ -104,8 +111,9 @@ class AreaNumber:
                 ranked = [] if name is None else [name]
                 rule = "R-D20-ORDER-4"
             else:
-                unacted = [(f.name, ring_number(f.square, width, height)) for f in state.fighters
-                           if not f.down and not f.acted]
+                # ring_number inlined: read for every unacted character at every selection
+                unacted = [(f.name, 1 + min(sq.file, sq.rank, last_file - sq.file, last_rank - sq.rank))
+                           for f in state.fighters if not f.down and not f.acted for sq in (f.square,)]
                 ranked = select_next(unacted, keys, roll)
                 rule = "R-D20-ORDER-1"
             if not ranked:
@@ -113,7 +121,7 @@ class AreaNumber:
             chosen = state.by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
             ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
-                                    number=ring_number(chosen.square, width, height),
+                                    number=ring(chosen.square),
                                     contenders=tuple(ranked), rule=rule))
             ctx.mechanics.action.act(ctx, chosen)
 
@@ -138,9 +146,12 @@ class PointsMovement(StepMovement):
         return None
 
 
-def shift_blocker(state: BattleState, f: Fighter) -> StayReason | None:
-    """R-D20-MOVE-1: what keeps ``f`` from shifting: Bind (R-MOVE-4) or a
-    sunk area (R-ST-SINK); being engaged does not."""
+def shift_blocker(state: BattleState, f: Fighter) -> str | None:
+    """R-D20-MOVE-1: what keeps ``f`` from shifting: a grapple
+    (R-D20-PUSH-2), Bind (R-MOVE-4) or a sunk area (R-ST-SINK); being engaged
+    does not."""
+    if f.grapple > 0:
+        return "grappled"
     if state.is_sunk(f.square):
         return "sunk"
     if f.bind > 0:
@@ -166,6 +177,8 @@ def would_step(ctx: Resolution, f: Fighter, attacked: bool) -> bool:
     """R-D20-TURN-3 (2): whether the movement decision (R-MOVE-5..8) would
     take a step now, judged without draws and without a trace: the decision
     is run with a non-drawing RNG into a scratch event list, then undone."""
+    if attacked and not f.plan.moves:
+        return False  # R-MOVE-3: no movement clause, and an attacker does not approach
     rng, events, square = ctx.rng, ctx.events, f.square
     ctx.rng, ctx.events = _NoDraws(), []
     try:
@@ -188,36 +201,59 @@ class SupportAndAction(NoInnateSkills):
 
     def act(self, ctx: Resolution, f: Fighter) -> None:
         begin_action(ctx, f)
-        if action_available(ctx, f):
-            attacked = walk(ctx, f, self.uses)
+        ride = ride_clause(ctx, f) if f.freeze <= 0 else None  # R-D20-TURN-2: a push or grapple first
+        if ride is not None:
+            ride_action(ctx, f, *ride)
+            if not f.down:
+                self.support(ctx, f, True, first=False)  # a push or grapple counts as attacking
+        elif action_available(ctx, f, prepared := walk_order(ctx, f)):
+            attacked = walk(ctx, f, self.uses, prepared=prepared)
             if not f.down:
                 self.support(ctx, f, attacked, first=False)
         else:
-            self.support(ctx, f, False, first=True)
-            if not f.down:
-                walk(ctx, f, self.uses)
+            changed = self.support(ctx, f, False, first=True)
+            if not f.down:  # a support that did nothing leaves the walk's order as it was
+                walk(ctx, f, self.uses, prepared=prepared if not changed else None)
         if not f.down:
             maintenance(ctx, f)
         f.acted = True
         if not f.down:
             tick(ctx, f)
+            if f.grapple > 0:  # R-D20-PUSH-2: "until its next turn ends"
+                f.grapple -= 1
+                if f.grapple == 0:
+                    ctx.emit(E.StatusExpired(turn=ctx.turn, target=f.name, status="grapple", object="character",
+                                             index=None, pattern=None, rule="R-D20-PUSH-2"))
         ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
 
-    def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> None:
-        """R-D20-TURN-3: shift when a step is wanted and possible, else
-        self-recover when hurt, else nothing."""
+    def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> bool:
+        """R-D20-TURN-3: (1) a ``recover`` clause holds and f is hurt:
+        self-recover; (2) shift when a step is wanted and possible; (3)
+        self-recover when hurt; (4) nothing.  Returns whether it did
+        something (a shift or a recovery)."""
+        if f.hp < f.max_hp:
+            cctx = CondContext(ctx.state, f)
+            chosen = next((c for c in f.plan.clauses if isinstance(c, SelfRecover) and f.clause_active(c.line)
+                           and c.when(cctx)), None)
+            if chosen is not None:
+                ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
+                                   rule="R-D20-TURN-3"))
+                ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
+                return True
         wants = would_step(ctx, f, attacked)
         blocker = shift_blocker(ctx.state, f) if wants else None
         if wants and blocker is None:
             ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
             self.shift(ctx, f, attacked)
-        elif f.hp < f.max_hp:
+            return True
+        if f.hp < f.max_hp:
             ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
-                                   rule="R-D20-TURN-3"))
+                               rule="R-D20-TURN-3"))
             ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
-        else:
-            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="none", first=first, stuck=blocker,
-                                   rule="R-D20-TURN-3"))
+            return True
+        ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="none", first=first, stuck=blocker,
+                           rule="R-D20-TURN-3"))
+        return False
 
     def shift(self, ctx: Resolution, f: Fighter, attacked: bool) -> None:
         """R-D20-MOVE-1: up to 移動力 steps, each decided afresh; ends when the
@@ -237,13 +273,15 @@ class SupportAndAction(NoInnateSkills):
                            points_left=points - steps, reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
-def action_available(ctx: Resolution, f: Fighter) -> bool:
+def action_available(ctx: Resolution, f: Fighter,
+                     prepared: tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]] | None = None,
+                     ) -> bool:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now (a use
     with a target, a heal, a maintain start), judged without draws or events:
     the walk's own tests (R-PLAN-3..5), entry by entry."""
     if f.freeze > 0 or f.active is None:
         return False  # a frozen character has no action [decision]
-    order, _, filters = walk_order(ctx, f)
+    order, _, filters = walk_order(ctx, f) if prepared is None else prepared
     panels = f.panels[f.active]
     for entry in order:
         skill = f.skills[entry]
@@ -262,6 +300,88 @@ def action_available(ctx: Resolution, f: Fighter) -> bool:
         if candidates(ctx, f, skill, filters.get(skill.id, ())).pool:
             return True
     return False
+
+
+# ------------------------------------------------------------------ push and grapple
+
+
+def ride_candidates(ctx: Resolution, f: Fighter, grapple: bool) -> list[Fighter]:
+    """R-D20-PUSH-1/-2: the standing enemies within distance 1 (a push) or in
+    ``f``'s area (a grapple), roster order, less the plan's ``never target``
+    clauses written for no skill."""
+    st = ctx.state
+    reach = 0 if grapple else 1
+    in_range = st.metric.in_range
+    pool = [e for e in st.enemies_of(f) if in_range(f.square, e.square, reach)]
+    for r in f.plan.restricts:
+        if pool and r.exclude and r.skill is None and f.clause_active(r.line) and r.when(CondContext(st, f)):
+            pool = [t for t in pool if not r.test(CondContext(st, f, None, t))]
+    return pool
+
+
+def ride_clause(ctx: Resolution, f: Fighter) -> tuple[Ride, list[Fighter]] | None:
+    """R-D20-TURN-2: the first push or grapple clause (top-down) whose
+    condition holds and that has a target, with its candidates (a condition
+    speaking of ``target`` holds if some candidate satisfies it, then filters
+    them, R-PLAN-5).  Judged without draws."""
+    st = ctx.state
+    for c in f.plan.clauses:
+        if not isinstance(c, Ride) or not f.clause_active(c.line):
+            continue
+        if not c.targets_condition and not c.when(CondContext(st, f)):
+            continue
+        pool = ride_candidates(ctx, f, c.grapple)
+        if c.targets_condition:
+            pool = [t for t in pool if c.when(CondContext(st, f, None, t))]
+        if pool:
+            return c, pool
+    return None
+
+
+def _general_preference(ctx: Resolution, f: Fighter) -> Preference:
+    """R-D20-PUSH-1: without ``target P``, the plan's ``target`` clause
+    written for no skill, else nearest."""
+    cctx = CondContext(ctx.state, f)
+    for c in f.plan.target_prefs:
+        if c.skill is None and f.clause_active(c.line) and c.when(cctx):
+            return c.preference
+    return NEAREST
+
+
+def ride_action(ctx: Resolution, f: Fighter, clause: Ride, pool: list[Fighter]) -> None:
+    """R-D20-PUSH-1/-2: choose the target (ties on ``ties``), roll the check
+    (the ``hit`` mechanic's push or grapple ability, ``on attack`` drops, no
+    boost, no modifier) against its 感応力; a push rides it one area away, a
+    grapple puts status ``grapple`` on it.  Neither a skill use nor a hit:
+    no obstruct, defence or counter answers it."""
+    pref = clause.preference or _general_preference(ctx, f)
+    target = pick(ctx, f, pref, pool, 1)[0]
+    hit = ctx.mechanics.hit
+    if not isinstance(hit, D20Pool):
+        return  # a ruleset with push clauses but another hit mechanic: the check has no numbers
+    spec = hit.spec
+    kind = "grapple" if clause.grapple else "push"
+    ability: Ability = spec.grapple_ability if clause.grapple else spec.push_ability
+    check = hit.roll_check(ctx, f, kind, ability, 0, None, target, (target.name,), "R-D20-PUSH-2" if clause.grapple
+                           else "R-D20-PUSH-1", drop_kind="attack", boost=False)
+    sensitivity = hit.sensitivity(target)
+    success = is_hit(check, sensitivity)
+    ctx.emit(E.HitTest(turn=ctx.turn, actor=f.name, target=target.name, achievement=check.achievement,
+                       sensitivity=sensitivity, hit=success, rule="R-D20-PUSH-2" if clause.grapple else "R-D20-PUSH-1"))
+    if not success:
+        return
+    if clause.grapple:
+        target.grapple = max(target.grapple, spec.grapple_turns)
+        ctx.emit(E.StatusApplied(turn=ctx.turn, target=target.name, status="grapple", object="character", index=None,
+                                 pattern=None, duration=spec.grapple_turns, actor=f.name, skill="",
+                                 rule="R-D20-PUSH-2"))
+        return
+    direction = ctx.mechanics.movement.push_direction(ctx, f.square, target.square)
+    kb = ctx.state.graph.knockback(f.square, target.square, direction)
+    start = target.square
+    target.square = kb.dest
+    ctx.emit(E.Ridden(turn=ctx.turn, actor=f.name, target=target.name, from_square=start, to_square=kb.dest,
+                      direction=direction.name, blocked=kb.hit_wall, rule="R-D20-PUSH-1"))
 
 
 # ------------------------------------------------------------------ checks
@@ -296,9 +416,35 @@ class D20Pool(QuietHitHooks):
             return self.spec.spiritual
         return self.spec.melee_physical if skill.range == 0 else self.spec.ranged_physical
 
+    def roll_check(self, ctx: Resolution, roller: Fighter, kind: str, ability: Ability, printed: int,
+                   skill: str | None, other: Fighter | None, targets: tuple[str, ...], rule: str, *,
+                   drop_kind: str, boost: bool = True) -> PoolCheck:
+        """One check of ``roller``: its first drop clause of ``drop_kind``
+        and (``boost``) its first boost clause whose conditions hold -- read
+        with ``other`` as ``target`` and HP before the boost --, the boost
+        paid (one ``damage`` event, cause ``boost``), then the dice
+        (R-D20-CHECK-1..4)."""
+        pool = ability_of(roller, ability)
+        cctx = CondContext(ctx.state, roller, None, other)
+        drop: CheckDrop | None = None
+        lift: CheckBoost | None = None
+        for c in roller.plan.clauses:  # the first of each kind that holds (R-D20-CHECK-3/4)
+            if drop is None and isinstance(c, CheckDrop) and c.check == drop_kind \
+                    and roller.clause_active(c.line) and c.when(cctx):
+                drop = c
+            elif boost and lift is None and isinstance(c, CheckBoost) and c.check == drop_kind \
+                    and roller.clause_active(c.line) and c.when(cctx):
+                lift = c
+        dropped = 0 if drop is None else dropped_dice(pool, drop.count)
+        boosted = 0 if lift is None else boost_amount(lift.amount, ability_of(roller, self.spec.boost_cap), roller.hp)
+        if boosted > 0:
+            ctx.lose_hp(roller, boosted, "boost", actor=roller.name, skill=skill, rule="R-D20-CHECK-4")
+        return self._roll(ctx, roller, kind, ability, printed, skill, targets, rule, dropped, boosted)
+
     def _roll(self, ctx: Resolution, roller: Fighter, kind: str, ability: Ability, printed: int,
-              skill: str | None, targets: tuple[str, ...], rule: str) -> PoolCheck:
-        check = roll_pool(ctx.rng, ability_of(roller, ability), printed=printed, params=self.params)
+              skill: str | None, targets: tuple[str, ...], rule: str, dropped: int = 0, boost: int = 0) -> PoolCheck:
+        check = roll_pool(ctx.rng, ability_of(roller, ability), dropped=dropped, printed=printed, boost=boost,
+                          params=self.params)
         if check.critical:
             d20_of(roller).tuning += 1
         ctx.emit(E.D20Check(
@@ -313,9 +459,10 @@ class D20Pool(QuietHitHooks):
         """R-D20-HIT-1: the use's one attack check, after its cost is paid
         (a user KO'd while paying still rolls it, R-D20-HIT-3); the use goes
         on whatever it rolled: each target tests it in :meth:`check`."""
-        d20_of(use.user).attack = self._roll(
+        d20_of(use.user).attack = self.roll_check(
             ctx, use.user, "attack", self.attack_ability(use), use.skill.damage, use.skill.id,
-            tuple(t.name for t in use.targets), "R-D20-HIT-1")
+            use.targets[0] if use.targets else None, tuple(t.name for t in use.targets), "R-D20-HIT-1",
+            drop_kind="attack")
         return Check(Outcome.HIT)
 
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
@@ -330,8 +477,8 @@ class D20Pool(QuietHitHooks):
             return Check(Outcome.MISS)
         if use.skill.damage <= 0:
             return Check(Outcome.HIT)  # R-D20-HIT-3: Pressurize calls no defence check
-        defence = self._roll(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id,
-                             (user.name,), "R-D20-HIT-2")
+        defence = self.roll_check(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id, user,
+                                  (user.name,), "R-D20-HIT-2", drop_kind="defence")
         amount = margin(attack, defence)
         ctx.emit(E.Margin(turn=ctx.turn, actor=user.name, target=target.name, attack=attack.achievement,
                           defence=defence.achievement, margin=amount, rule="R-D20-HIT-2"))
@@ -363,6 +510,9 @@ class Wipeout:
 
     def reached(self, state: BattleState) -> bool:
         return False  # never in the middle of a round (R-D20-END-1)
+
+    def revivable(self) -> bool:
+        return True  # R-D20-KO-2: a KO can be healed
 
     def after_round(self, ctx: Resolution) -> None:
         state = ctx.state

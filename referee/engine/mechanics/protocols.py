@@ -236,6 +236,12 @@ class EndCheck(Protocol):
         (R-D20-END-2 stands the winners' KO members up).  tcgt: nothing."""
         ...
 
+    def revivable(self) -> bool:
+        """Whether a down character can be healed back up (R-D20-KO-1/2: a KO
+        keeps a return area, loses its statuses, and an ally's heal may take
+        it).  tcgt: False (R-CHAR-2: down is final)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Mechanics:

@@ -249,3 +249,6 @@ class ArmyReduced:
 
     def before_result(self, ctx: Resolution, winner: str) -> None:
         return None
+
+    def revivable(self) -> bool:
+        return False  # R-CHAR-2: down is final
