@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.board import InvalidSquareError, parse_square
-from referee.mechanicspec import WIZ_SIZE, feature_providers
+from referee.mechanicspec import WIZ_SIZE, WIZ_TERRAIN, feature_providers
 from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
@@ -103,6 +103,8 @@ class Battle:
     seed: int | str | None
     entries: tuple[BattleEntry, ...]
     order: tuple[str, ...] | None = None
+    #: variant-wiz.md R-WIZ-BATTLE-1: ``terrain.blocked`` squares ("c3"), in file order.
+    blocked: tuple[str, ...] = ()
 
     def team(self, team: str) -> tuple[BattleEntry, ...]:
         """The entries of one army in roster order."""
@@ -347,6 +349,7 @@ class _BattleLoader:
         known = names if self._all_named else None
         entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
+        blocked = self._terrain(ruleset)
         if known is not None:
             # with the battle's names known, a name is checked for real
             # (unknown-character); the sheet's "reads like a keyword" guess goes
@@ -364,7 +367,41 @@ class _BattleLoader:
             seed=seed,
             entries=tuple(entries),
             order=order,
+            blocked=blocked,
         )
+
+    def _terrain(self, ruleset: Ruleset) -> tuple[str, ...]:
+        """R-WIZ-BATTLE-1 / R-WIZ-CHECK-1: ``terrain.blocked`` squares on the
+        map, free of fixed starting squares; ``barriers`` and ``objects`` are
+        not refereed; the block only under a ruleset that gives it."""
+        terrain = self.data.get("terrain")
+        if not isinstance(terrain, dict):
+            return ()
+        features = ruleset.features
+        if WIZ_TERRAIN not in features.names:
+            self.error(("terrain",), "clause-not-in-ruleset", f"{WIZ_TERRAIN} is not part of ruleset '{features.ruleset}'",
+                       hint="it comes with the mechanics " + "; ".join(feature_providers(WIZ_TERRAIN)), at_key=True)
+            return ()
+        for key in ("barriers", "objects"):
+            if key in terrain:
+                self.error(("terrain", key), "not-refereed",
+                           f"terrain.{key} is not refereed (variant-wiz.md: walls and objects are undecided); "
+                           "only terrain.blocked is", at_key=True)
+        width, height = ruleset.map.width, ruleset.map.height
+        setup = self.data.get("setup")
+        fixed = {str(spec.get("square")) for spec in setup.values() if isinstance(spec, dict)} \
+            if isinstance(setup, dict) else set()
+        out: list[str] = []
+        for i, square in enumerate(terrain.get("blocked") or ()):
+            if not isinstance(square, str) or not _SQUARE.match(square):
+                continue  # the schema said so
+            if not square_on_map(square, width, height):
+                self.error(("terrain", "blocked", i), "off-map", f"terrain.blocked: {square} is not on the {width}x{height} map")
+            elif square in fixed:
+                self.error(("terrain", "blocked", i), "blocked-square", f"terrain.blocked: {square} is a fixed starting square")
+            elif square not in out and square not in ruleset.map.blocked:
+                out.append(square)
+        return tuple(out)
 
     def _printable_fields(self, title: Any, seed: Any) -> None:
         """The title and a seed given as text are printed in every report: no

@@ -137,6 +137,8 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
         "setup": setup,
         "order": list(battle.order) if battle.order is not None else None,
         "skill_names": skill_names(battle.ruleset, all_skills),
+        # variant-wiz.md R-WIZ-BATTLE-1: only when the battle file blocks squares.
+        **({"terrain": {"blocked": list(battle.blocked)}} if battle.blocked else {}),
     }
 
 
@@ -180,7 +182,9 @@ def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
                                     square=parse_square(square) if square else None, hp=fixed.get("hp"),
                                     size=fixed.get("size")))
     order = inputs.get("order")
-    return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None)
+    blocked = tuple(parse_square(sq) for sq in (inputs.get("terrain") or {}).get("blocked", ()))
+    return BattleSetup(combatants=tuple(combatants), order=tuple(order) if order is not None else None,
+                       blocked=blocked)
 
 
 def resolve_inputs(inputs: Mapping[str, Any], ruleset: Ruleset, seed: int | str, seed_source: str) -> Report:

@@ -87,6 +87,8 @@ class BattleSetup:
 
     combatants: tuple[Combatant, ...]
     order: tuple[str, ...] | None = None
+    #: Squares the battle file blocks besides the map's (variant-wiz.md R-WIZ-BATTLE-1).
+    blocked: tuple[Square, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,7 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
                 for i, c in enumerate(setup.combatants)]
     spec = ruleset.map
     graph = MapGraph(width=spec.width, height=spec.height, adjacency=mechanics.movement.adjacency,
-                     blocked=frozenset(parse_square(s) for s in spec.blocked))
+                     blocked=frozenset(parse_square(s) for s in spec.blocked) | frozenset(setup.blocked))
     state = BattleState(fighters, graph, mechanics.range)
     b = Resolution(state, ruleset, mechanics, rng if rng is not None else BattleRng(seed))
     b.emit(E.BattleStart(turn=0, seed=seed, ruleset=ruleset.name,

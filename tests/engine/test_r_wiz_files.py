@@ -200,3 +200,27 @@ def test_r_wiz_aim_1_take_aim_skips_the_walk_and_removes_the_penalty() -> None:
     (stayed, reason aiming), and gains aim on NAME"."""
     from referee.mechanicspec import KINDS
     assert KINDS["hit"]["percentile"].params["aim"](True) == []
+
+
+def test_r_wiz_battle_1_terrain_blocked_squares_join_the_map(tmp_path: Path) -> None:
+    """R-WIZ-BATTLE-1: "A battle file may give … terrain: {blocked: [squares]}";
+    R-WIZ-CHECK-1: "terrain.barriers or terrain.objects" are errors; under a
+    ruleset without it, terrain is refused where written."""
+    path = _battle_dir(tmp_path, "wiz", "  Ann: {square: a1}\n")
+    path.write_text(path.read_text(encoding="utf-8") + "terrain:\n  blocked: [d4, e5]\n", encoding="utf-8")
+    b, diags = load_battle(path)
+    assert b is not None and b.blocked == ("d4", "e5")
+    from referee.app.inputs import battle_inputs, setup_from_inputs
+    from referee.board import parse_square
+    setup = setup_from_inputs(battle_inputs(b))
+    assert setup.blocked == (parse_square("d4"), parse_square("e5"))
+    rec = resolve_battle(setup, b.ruleset, 1)
+    assert not [e for e in of(rec, E.Moved) if e.to_square in setup.blocked]
+    path.write_text(path.read_text(encoding="utf-8").replace("blocked: [d4, e5]", "barriers: [d4]\n  blocked: [a1]"),
+                    encoding="utf-8")
+    b, diags = load_battle(path)
+    assert b is None and [(d.code, d.line) for d in diags if d.is_error] == [("not-refereed", 10), ("blocked-square", 11)]
+    path = _battle_dir(tmp_path, "tcgt", "  Ann: {square: a1}\n")
+    path.write_text(path.read_text(encoding="utf-8") + "terrain:\n  blocked: [d4]\n", encoding="utf-8")
+    b, diags = load_battle(path)
+    assert b is None and [(d.code, d.line) for d in diags if d.is_error] == [("clause-not-in-ruleset", 9)]
