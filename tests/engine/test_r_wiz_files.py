@@ -141,16 +141,19 @@ def test_r_wiz_battle_1_size_is_read_and_defaults_to_m(tmp_path: Path) -> None:
 
 
 def test_r_wiz_battle_1_sizes_change_the_missile_penalty() -> None:
-    """R-WIZ-MIS-1 with sizes: "M fighting T: 14; S fighting T: 9"; an archer
-    shooting into a melee of a T target and an M enemy of it: p 70 − 14."""
-    archer = wizard("Archer", "a1", "slash", "剣剣剣")
-    # a ranged weapon use: slash has range 0, so this checks the rule's parts
-    # through the pure function the hit roll uses.
-    from referee.engine.mechanics.wiz import missile_penalty, size_term
-    assert missile_penalty(1, size_term("M", "T", ["T", "S", "M", "L", "H"]), 5, 2) == 14
-    assert missile_penalty(1, size_term("S", "T", ["T", "S", "M", "L", "H"]), 5, 2) == 9
-    assert missile_penalty(3, size_term("M", "H", ["T", "S", "M", "L", "H"]), 5, 2) == 0
-    assert archer.sheet.name == "Archer"
+    """R-WIZ-BATTLE-1 sizes in R-WIZ-MIS-1 ("M fighting T: 14"): the Archer
+    shoots Night Shrieker (range 1) into c4, where the Rat (size T) fights
+    Brute (size M, default): p = 70 − (5 + 9) = 56."""
+    from dataclasses import replace
+    archer = wizard("Archer", "c3", "night-shrieker", "風剣剣")
+    brute = wizard("Brute", "c4", "rest", "水水水", plan_text=HOLD)
+    rat = wizard("Rat", "c4", "rest", "水水水", plan_text=HOLD)
+    setup = battle([archer, brute], [rat, wizard("Far", "h8", "rest", "水水水", plan_text=HOLD)])
+    setup = replace(setup, combatants=tuple(replace(c, size="T") if c.sheet.name == "Rat" else c
+                                            for c in setup.combatants))
+    rec = resolve_battle(setup, wiz_ruleset(), 1, rng=ScriptedRng({"checks": [56], "chances": [False]}))
+    check = of(rec, E.D100Check)[0]
+    assert (check.target, check.facing, check.missile_penalty, check.chance, check.hit) == ("Rat", None, 14, 56, True)
 
 
 # ------------------------------------------------------------------ R-WIZ-PLAN-1
