@@ -651,7 +651,9 @@ class _BattleLoader:
             return None
         names = ruleset.features.names
         whole = SOUL_TERRAIN in names
-        if not (whole or ORM_TERRAIN in names) or ruleset.mechanics.stall.kind == "narrowing":
+        # Narrowing (R-NARROW-2) knows no barriers or objects: soulwired's whole
+        # block is refused with it; blocked areas are the map's own kind (wiz).
+        if not (whole or ORM_TERRAIN in names) or (whole and ruleset.mechanics.stall.kind == "narrowing"):
             why = ("narrowing (R-NARROW-2) knows no terrain" if whole or ORM_TERRAIN in names
                    else f"providers: {', '.join(feature_providers(ORM_TERRAIN) + feature_providers(SOUL_TERRAIN))}")
             self.error(("terrain",), "terrain-not-in-ruleset",

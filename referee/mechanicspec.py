@@ -986,6 +986,7 @@ WIZ_SPARE = "the `spare` clause (wiz)"
 WIZ_FROZEN = "the `frozen` condition (wiz)"
 WIZ_ENEMY_WITH = "`enemy with` (wiz)"
 WIZ_AIM = "the `take aim at` clause (wiz, with aim on)"
+WIZ_TERRAIN = ORM_TERRAIN  # R-WIZ-BATTLE-1: the same `terrain: {blocked: [...]}` as orm's
 
 for _info in (
     KindInfo("action", "one_main_use", "R-WIZ-ACT-1, R-WIZ-CAST-1..3 (variant-wiz.md)",
@@ -997,7 +998,7 @@ for _info in (
     KINDS[_info.slot][_info.kind] = _info  # replaces the planned entry of the same name
 # IN reads move and flexible, the hit roll wide_view, sense and the sizes.
 KINDS["initiative"]["in_value"] = replace(KINDS["initiative"]["in_value"], features=frozenset({WIZ_BLOCK}))
-KINDS["hit"]["percentile"] = replace(KINDS["hit"]["percentile"], features=frozenset({WIZ_BLOCK, WIZ_SIZE}))
+KINDS["hit"]["percentile"] = replace(KINDS["hit"]["percentile"], features=frozenset({WIZ_BLOCK, WIZ_SIZE, WIZ_TERRAIN}))
 
 
 @dataclass(frozen=True)

@@ -826,7 +826,7 @@ class WrittenReport(EventVisitor):
                        self._m("wiz.member.role", number=m["number"], name=m["name"],
                                role=self._m(f"wiz.role.{m['role']}"))
                        for m in g["members"]]
-            groups.append(self._m("wiz.group", label=g["label"], members=", ".join(members)))
+            groups.append(self._m("wiz.group", label=g["label"], members=self._list(members)))
         self._item(self._m("wiz.groups", groups="; ".join(groups)))
 
     def on_area_selection(self, e: Any) -> None:
@@ -862,6 +862,10 @@ class WrittenReport(EventVisitor):
                                          max=entered["max"], run=run, excluded=excluded, total=step["total"]))
                 entered = None
             elif kind in ("change", "amplify"):
+                if entered is not None:  # the group entered already: its penalty, then the change
+                    parts.append(self._m("wiz.tally.enter", label=entered["group"], penalty=-entered["amount"],
+                                         max=entered["max"]))
+                    entered = None
                 parts.append(self._m(f"wiz.tally.{kind}", amount=step["amount"], max=step["max"]))
         self._item(" | ".join(parts))
         targets = self._list(e.targets) if e.targets else self._m("wiz.selection.none")

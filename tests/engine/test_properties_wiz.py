@@ -41,3 +41,33 @@ def test_invariants_hold_in_random_wizlike_battles(tmp_path: Path, data, size, s
     assert [e.actor for e in values] == [c.sheet.name for c in setup.combatants]  # roster order, once
     again = resolve_battle(setup, rs, seed)  # type: ignore[arg-type]
     assert [e.to_json() for e in again.events] == [e.to_json() for e in record.events]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.integers(1, 6), st.integers(0, 10**6))
+def test_invariants_hold_in_random_built_in_wiz_battles(data, size, seed) -> None:  # type: ignore[no-untyped-def]
+    """The built-in ``wiz`` ruleset (every mechanic: casts, area uses,
+    percentile hits) keeps tcgt's invariants, and its own: every cast
+    resolves or is lost in its turn (R-WIZ-CAST-2), every area selection is
+    legal (R-WIZ-AREA-5), the same inputs give the same events."""
+    setup = replace(random_setup(lambda n: data.draw(st.integers(0, n - 1)), size, text_plans=True), order=None)
+    rs = replace(load_ruleset("wiz"), turn_limit=60)
+    record = resolve_battle(setup, rs, seed)
+    check_invariants(record, setup, 60)
+    pending: dict[str, int] = {}
+    for ev in record.events:
+        if isinstance(ev, E.TurnStart):
+            assert pending == {}, "a cast left unresolved at the end of a turn (R-WIZ-CAST-2)"
+        elif isinstance(ev, E.Cast):
+            assert ev.resolves_at < ev.value and ev.actor not in pending
+            pending[ev.actor] = ev.resolves_at
+        elif isinstance(ev, (E.CastResolves, E.CastLost)) and ev.actor in pending:
+            pending.pop(ev.actor)
+        elif isinstance(ev, E.AreaSelection) and not ev.fizzled:
+            assert ev.slots == ev.count if ev.partial else ev.slots <= ev.count
+            assert ev.levels == abs(ev.change) + len(ev.excluded)  # exclusion_cost 1 in wiz
+            assert ev.tally[-1]["total"] == ev.slots
+        elif isinstance(ev, E.AreaRoll):
+            assert ev.total == sum(ev.dice) and len(ev.dice) == int(ev.area.split("x")[0])
+    again = resolve_battle(setup, rs, seed)
+    assert [e.to_json() for e in again.events] == [e.to_json() for e in record.events]

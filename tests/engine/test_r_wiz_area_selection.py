@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from referee.board import Square, parse_square
 from referee.engine.mechanics.metric import Chebyshev
-from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Role, Selection, TallyStep, make_groups, select
+from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Group, Role, Selection, TallyStep, make_groups, select
 
 DIST = Chebyshev().distance
 
@@ -168,3 +168,76 @@ def test_r_wiz_area_5_every_selection_is_legal(spots: list[tuple[int, int, str]]
     assert any(roles[t] == "wanted" for t in s.targets)
     assert not any(roles[t] == "spared" for t in s.targets)
     assert s.tally[-1].total == s.slots
+
+
+def _reference(groups: list[Group], p: AreaParams) -> tuple[tuple[str, ...], tuple[str, int, int] | None] | None:
+    """R-WIZ-AREA-5..7 read literally, by brute force over every selection
+    (no bound, no pruning): the (whole, partial) the referee must choose."""
+    from itertools import combinations
+    best: tuple[object, ...] | None = None
+    chosen = None
+    n = len(groups)
+    options: list[tuple[tuple[int, ...], tuple[int, int, int] | None]] = []
+    for k in range(n + 1):
+        for whole in combinations(range(n), k):
+            if whole:
+                options.append((whole, None))
+            for gi in range(n):
+                if gi in whole:
+                    continue
+                size = len(groups[gi].members)
+                for lo in range(1, size + 1):
+                    for hi in range(lo, size + 1):
+                        if hi - lo + 1 < size:
+                            options.append((whole, (gi, lo, hi)))
+    for whole, partial in options:
+        taken = [m for gi in whole for m in groups[gi].members]
+        if partial:
+            taken += list(groups[partial[0]].members[partial[1] - 1:partial[2]])
+        n_groups = len(whole) + (partial is not None)
+        d = len(taken) + p.group_penalty * (n_groups - 1) - p.roll
+        if partial is None and d <= 0:
+            c = a = 0
+        elif d < 0:
+            c, a = d, 0
+        else:
+            a = min(p.amplify_levels, d)
+            c = d - a
+        if abs(c) > p.change_levels or not 0 <= p.roll + c <= p.cap:
+            continue
+        spared = [m for m in taken if m.role == "spared"]
+        levels = abs(c) + p.exclusion_cost * len(spared)
+        if levels > p.change_levels:
+            continue
+        excluded = list(spared)
+        for m in taken:
+            if m.role == "risked" and levels + p.exclusion_cost <= p.change_levels:
+                excluded.append(m)
+                levels += p.exclusion_cost
+        affected = [m for m in taken if m not in excluded]
+        wanted = sorted(m.rank for m in affected if m.role == "wanted")
+        if not wanted:
+            continue
+        labels = "".join(sorted([groups[gi].label for gi in whole] + ([groups[partial[0]].label] if partial else [])))
+        part = (0, "", 0, 0) if partial is None else (1, groups[partial[0]].label, partial[1], partial[2] - partial[1])
+        key = (-len(wanted), sum(m.role == "risked" for m in affected), levels, n_groups, tuple(wanted), labels, part)
+        if best is None or key < best:
+            best, chosen = key, (tuple(groups[gi].label for gi in whole),
+                                 None if partial is None else (groups[partial[0]].label, partial[1], partial[2]))
+    return chosen
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.sampled_from(["wanted", "spared", "risked", "neutral"])),
+                min_size=1, max_size=9),
+       st.integers(1, 25), st.integers(0, 5), st.integers(0, 5), st.integers(1, 25))
+def test_r_wiz_area_7_the_search_agrees_with_the_rules_read_literally(
+        spots: list[tuple[int, int, str]], roll: int, change: int, amplify: int, cap: int) -> None:
+    """R-WIZ-AREA-7: the bounded search picks exactly the selection that a
+    literal, exhaustive reading of R-WIZ-AREA-5..7 picks (or both fizzle)."""
+    cs = [Candidate(f"P{i}", Square(file=f, rank=r), i, role) for i, (f, r, role) in enumerate(spots)]  # type: ignore[arg-type]
+    groups = list(make_groups(Square(file=0, rank=0), cs, DIST))
+    p = AreaParams(roll=min(roll, cap), cap=cap, change_levels=change, amplify_levels=amplify)
+    s = select(groups, p)
+    expected = _reference(groups, p)
+    assert (None if s.fizzled else (s.whole, s.partial)) == expected

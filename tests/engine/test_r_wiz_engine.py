@@ -286,3 +286,20 @@ def test_r_wiz_rng_1_no_area_selection_draws() -> None:
     assert of(rec, E.AreaSelection)
     assert rng.remaining() == {}
     assert [stream for stream, _, _ in rng.log] == ["area"] * 5
+
+
+def test_r_wiz_kind_1_the_catalogues_kind_overrides_the_cost(tmp_path: Any) -> None:
+    """R-WIZ-KIND-1: "The catalogue's kind: weapon|spell overrides this": a
+    剣 skill catalogued ``kind: spell`` is cast (delay 1) and rolls no d100."""
+    from referee.catalog import builtin_catalog_path
+    from referee.ruleset import load_ruleset
+    extra = ("\n  - {id: spirit-blade, name_ja: 霊剣, reading: レイケン, name_en: Spirit Blade, cost: [sword], "
+             "level: 1, classes: [attack], range: 0, targets: enemies, damage: 1, kind: spell}\n")
+    (tmp_path / "skills.yaml").write_text(builtin_catalog_path().read_text(encoding="utf-8").rstrip("\n") + extra,
+                                          encoding="utf-8")
+    (tmp_path / "r.yaml").write_text("name: r\nextends: wiz\nskills: skills.yaml\n", encoding="utf-8")
+    rs = replace(load_ruleset(tmp_path / "r.yaml"), turn_limit=1)
+    knight = wizard("Knight", "d4", "spirit-blade", "剣剣剣")
+    rec = _run(battle([knight], [wizard("Foe", "d4", "rest", "水水水", plan_text=HOLD)]), {}, rs)
+    assert [c.skill for c in of(rec, E.Cast)] == ["spirit-blade"] and not of(rec, E.D100Check)
+    assert [e.target for e in of(rec, E.Damage)] == ["Foe"]

@@ -251,14 +251,33 @@ def _candidates(groups: Sequence[Group], p: AreaParams) -> list[_Plan]:
         if tests == best_tests:
             best.append(_Plan(tests, whole, partial, c, a, extra, slots))
 
+    # Bounds for the search (each one only cuts what cannot win):
+    # the wanted members groups start.. could still add, whole ...
+    wanted_after = [0] * (n + 1)
+    for gi in range(n - 1, -1, -1):
+        wanted_after[gi] = wanted_after[gi + 1] + pre[gi].wanted[-1]
+    # ... and the most one partial run could add (shorter than its group).
+    best_run = max((max(pr.wanted[j] - pr.wanted[i] for i in range(pr.size) for j in range(i + 1, pr.size + 1)
+                        if j - i < pr.size) if pr.size > 1 else 0 for pr in pre), default=0)
+
+    def hopeless(wanted: int, start: int) -> bool:
+        """Test 1: even every later group and the best run cannot reach the
+        most wanted members a selection found so far affects."""
+        return best_tests is not None and wanted + wanted_after[start] + best_run < -best_tests[0]
+
     def walk(start: int, whole: tuple[int, ...], slots: int, wanted: int, spared: int, risked: int) -> None:
         n_groups = len(whole)
         if n_groups:
             consider(whole, None, slots, wanted, spared, risked)
+        # Once the whole groups need no lowering (d >= 0), a group or run with
+        # no wanted member only makes a selection worse: the same one without
+        # it affects as many wanted, no more risked, with no more levels and
+        # fewer groups (R-WIZ-AREA-6/7), so it is not tried.
+        no_lowering = n_groups > 0 and slots + p.group_penalty * (n_groups - 1) - p.roll >= 0
         # A partial run of a group not taken whole (one more group, its penalty).
         chosen = set(whole)
         for gi in range(n):
-            if gi in chosen:
+            if gi in chosen or (no_lowering and pre[gi].wanted[-1] == 0):
                 continue
             pr = pre[gi]
             for i in range(pr.size):
@@ -275,6 +294,10 @@ def _candidates(groups: Sequence[Group], p: AreaParams) -> list[_Plan]:
             t = slots + pr.size
             if t + p.group_penalty * n_groups - p.roll > budget:
                 continue  # this group whole is already too many; a later, smaller one may fit
+            if no_lowering and pr.wanted[-1] == 0:
+                continue
+            if hopeless(wanted + pr.wanted[-1], gi + 1):
+                continue
             walk(gi + 1, (*whole, gi), t, wanted + pr.wanted[-1], spared + pr.spared[-1], risked + pr.risked[-1])
 
     walk(0, (), 0, 0, 0, 0)
