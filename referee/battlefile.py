@@ -656,7 +656,7 @@ class _BattleLoader:
         if not (whole or ORM_TERRAIN in names) or (whole and ruleset.mechanics.stall.kind == "narrowing"):
             why = ("narrowing (R-NARROW-2) knows no terrain" if whole or ORM_TERRAIN in names
                    else f"providers: {', '.join(feature_providers(ORM_TERRAIN) + feature_providers(SOUL_TERRAIN))}")
-            self.error(("terrain",), "terrain-not-in-ruleset",
+            self.error(("terrain",), "clause-not-in-ruleset",
                        f"{ORM_TERRAIN} is not part of ruleset '{ruleset.name}'", hint=why, at_key=True)
             return None
         if not isinstance(raw, dict):
