@@ -129,3 +129,17 @@ def test_a_skill_named_like_a_class_is_printed_quoted_so_it_reads_back_as_the_sk
         printed = format_plan(plan)
         again, diags = parse_plan(printed)
         assert diags == [] and again == plan, printed
+
+
+def test_every_keyword_of_the_grammar_is_known_to_the_formatter() -> None:
+    """A name that is a keyword must be quoted when a plan is written back
+    (``never target "Focus"``), so ``format.KEYWORDS`` must hold every word a
+    keyword terminal of ``grammar/plan.lark`` matches -- the variants' too."""
+    import re
+    from pathlib import Path
+
+    grammar = (Path(__file__).resolve().parents[1] / "grammar" / "plan.lark").read_text(encoding="utf-8")
+    patterns = re.findall(r"^[A-Z_]+\.2: /(.*?)\(\?!", grammar, re.M)
+    assert len(patterns) > 40
+    unknown = [p for p in patterns if not any(re.fullmatch(p, w, re.I) for w in KEYWORDS)]
+    assert not unknown, f"keywords the formatter would leave bare: {unknown}"

@@ -20,6 +20,9 @@ first for friendly from heal highest hold hp in is keep least lost lowest mainta
 nearest never not only or own position range readies release second self stack target then to toward
 towards turn unhurt use whose with when if
 aim at frozen spare take
+all attack attacked damage dice die evade evasion fewest focus hard incoming maneuver manoeuvre melee mode no
+object stance ultra
+boost defence defense drop grapple grappled ko on push recover
 """.split())
 _RANK_TEXT: dict[str, str] = {
     "nearest": "nearest", "farthest": "farthest", "lowest-hp": "lowest hp", "highest-hp": "highest hp",
