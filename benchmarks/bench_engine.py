@@ -1,6 +1,6 @@
 """Median time per battle to the end for 3v3, 8v8 and 16v16 (issue 4).
 
-Run: ``python benchmarks/bench_engine.py [--profile] [--ruleset NAME ...]``
+Run: ``python benchmarks/bench_engine.py [--profile] [--scaling] [--ruleset NAME ...]``
 (``--ruleset`` may be given several times: each built-in ruleset's 8v8 time is
 printed beside tcgt's, with the ratio -- the variants' "within 2x" goal).  Prints figures; it
 is not a timed test.  Battles are random legal ones (tests/engine/randombattle)
@@ -92,6 +92,43 @@ def profile(size: int = 8, battles: int = 10, top: int = 25) -> None:
     stats.sort_stats("tottime").print_stats(top)
 
 
+def per_character_turn(size: int, battles: int = 5, width: int = 8, height: int = 8) -> tuple[float, float]:
+    """CPU microseconds per character-turn (one ``action_start``) over
+    ``battles`` random ``size`` v ``size`` battles on a ``width`` x ``height``
+    map (best of 2 timings each), and the mean character-turns per battle.
+    Flat from 4v4 to 32v32 means the engine's cost is linear (issue 18)."""
+    from dataclasses import replace as _replace
+
+    from referee.engine.events import ActionStart
+
+    rs = ruleset()
+    if (width, height) != (8, 8):
+        rs = _replace(rs, map=_replace(rs.map, width=width, height=height))
+    spent, actions = 0.0, 0
+    for i, setup in enumerate(setups(size, battles)):
+        best = float("inf")
+        for _ in range(2):
+            t0 = time.process_time()
+            rec = resolve_battle(setup, rs, i)
+            best = min(best, time.process_time() - t0)
+        spent += best
+        actions += sum(1 for e in rec.events if isinstance(e, ActionStart))
+    return 1e6 * spent / max(actions, 1), actions / battles
+
+
+def scaling() -> None:
+    """Cost per character-turn by army size (8x8 map) and by map size (8v8)."""
+    print("\ncost per character-turn (CPU, best of 2, 5 random battles each; goal: 32v32 within 1.2x of 4v4):")
+    base = None
+    for size in (4, 8, 16, 32):
+        us, turns = per_character_turn(size)
+        base = base or us
+        print(f"  {size}v{size} on 8x8: {us:6.1f} us per character-turn  ({us / base:.2f}x 4v4; {turns:.0f} per battle)")
+    for side in (8, 16, 32):
+        us, turns = per_character_turn(8, width=side, height=side)
+        print(f"  8v8 on {side}x{side}: {us:6.1f} us per character-turn  ({turns:.0f} per battle)")
+
+
 def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus; best of 3 per battle, median of 21 battles")
     for size in (3, 8, 16):
@@ -104,6 +141,8 @@ def main() -> None:
             ms, turns, events = bench(8, ruleset_name=name)
             print(f"8v8 {name}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events); "
                   f"{ms / base:.2f}x tcgt's {base:.1f} ms (goal: within 2x)")
+    if "--scaling" in sys.argv:
+        scaling()
     if "--profile" in sys.argv:
         profile()
 

@@ -47,6 +47,14 @@ class Square:
     file: int
     rank: int
 
+    def __eq__(self, other: object) -> bool:
+        # The dataclass's __eq__ builds two tuples per comparison; the engine
+        # compares squares in every scan of the characters (issue 18).  The
+        # hash stays the dataclass's (frozen, eq): hash((file, rank)).
+        if other.__class__ is Square:
+            return self.file == other.file and self.rank == other.rank
+        return NotImplemented
+
     def _key(self) -> tuple[int, int]:
         return (self.rank, self.file)
 

@@ -55,7 +55,7 @@ class _Tables:
     sharing them cannot change an outcome.
     """
 
-    __slots__ = ("squares", "on_map", "neighbours", "graph", "dist", "steps", "restricted")
+    __slots__ = ("squares", "on_map", "neighbours", "graph", "dist", "steps", "restricted", "open")
 
     def __init__(self, bounds: Rect, kept: Rect, adjacency: Adjacency, blocked: frozenset[Square]) -> None:
         self.squares: tuple[Square, ...] = tuple(
@@ -71,7 +71,11 @@ class _Tables:
         self.graph.add_nodes_from(self.squares)
         self.graph.add_edges_from((sq, n) for sq, ns in self.neighbours.items() for n in ns)
         self.dist: dict[Square, dict[Square, int]] = {}
-        if len(self.squares) <= EAGER_ALL_PAIRS_LIMIT:
+        #: An open king rectangle (nothing blocked inside what is kept): every
+        #: route length is the Chebyshev distance and every next step is the
+        #: one (sign dx, sign dy) -- by formula, no tables (issue 18).
+        self.open = adjacency == "king" and len(self.squares) == sum(1 for sq in kept.squares() if bounds.contains(sq))
+        if len(self.squares) <= EAGER_ALL_PAIRS_LIMIT and not self.open:
             self.dist = {src: dict(row) for src, row in nx.all_pairs_shortest_path_length(self.graph)}
         self.steps: dict[tuple[Square, Square], tuple[Square, ...]] = {}
         self.restricted: dict[Rect, MapGraph] = {}
@@ -113,7 +117,7 @@ class MapGraph:
         blocked square off the map, or a kept rectangle outside it.
     """
 
-    __slots__ = ("width", "height", "adjacency", "blocked", "bounds", "kept", "squares", "_t", "_on_map")
+    __slots__ = ("width", "height", "adjacency", "blocked", "bounds", "kept", "squares", "_t", "_on_map", "_open")
 
     def __init__(
         self,
@@ -139,6 +143,7 @@ class MapGraph:
         self._t = _tables_for(self.bounds, self.kept, adjacency, self.blocked)
         self.squares: tuple[Square, ...] = self._t.squares
         self._on_map = self._t.on_map
+        self._open = self._t.open
 
     def __repr__(self) -> str:
         return f"MapGraph({self.width}x{self.height}, {self.adjacency}, kept={self.kept})"
@@ -158,6 +163,11 @@ class MapGraph:
         On an open king map this equals the Chebyshev distance; on
         blocked, narrowed or 4-way maps it is the walk around.
         """
+        if self._open:  # Chebyshev on an open king rectangle (see _Tables.open)
+            on_map = self._on_map
+            if a in on_map and b in on_map:
+                return max(abs(a.file - b.file), abs(a.rank - b.rank))
+            return None
         row = self._t.dist.get(a)
         if row is None:
             row = self._t.row(a)
@@ -178,6 +188,15 @@ class MapGraph:
         cannot be reached. Whether to stop early (in range, engaged) is the
         caller's rule (R-MOVE-6/8).
         """
+        if self._open:
+            # On an open king rectangle the step (sign dx, sign dy) is the only
+            # neighbour minimising each coordinate's remaining gap, so it is
+            # on a shortest route and strictly nearest dst (a test compares
+            # this with the tables on every pair of a narrowed map too).
+            if src == dst or src not in self._on_map or dst not in self._on_map:
+                return ()
+            dx, dy = dst.file - src.file, dst.rank - src.rank
+            return (src.offset((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)),)
         key = (src, dst)
         hit = self._t.steps.get(key)
         if hit is not None:

@@ -516,6 +516,48 @@ def _type_of(value: Any) -> str:
     return type(value).__name__
 
 
+@functools.cache
+def _strict_validator(name: str) -> Any:
+    """The jsonschema validator of a schema, built once per process (issue 18)."""
+    return _StrictValidator(load_schema(name))
+
+
+#: Schemas whose every keyword a draft-07 compiled validator reads as
+#: jsonschema's 2020-12 does (no ``prefixItems``, no ``uniqueItems``); the
+#: ruleset and skills schemas (read once per process) always go to jsonschema.
+_COMPILED_SCHEMAS = frozenset({"character", "battle"})
+
+
+@functools.cache
+def _compiled_validator(name: str) -> Any:
+    """fastjsonschema's generated validator for the happy path, or None.
+
+    Why (issue 18): a round reads thousands of sheets, and jsonschema's
+    interpreter took as long as parsing them.  Only a *valid* answer is
+    trusted (then jsonschema would report nothing); any failure goes to
+    jsonschema, which writes the messages.  Data holding a float never takes
+    this path: fastjsonschema counts 5.0 as an integer, which this project
+    refuses (``_StrictValidator``).  Without fastjsonschema installed every
+    document goes to jsonschema, as before."""
+    if name not in _COMPILED_SCHEMAS:
+        return None
+    try:
+        import fastjsonschema  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:  # pragma: no cover - an optional speed-up
+        return None
+    return fastjsonschema.compile(load_schema(name))
+
+
+def _holds_float(value: Any) -> bool:
+    """Whether a float occurs anywhere in plain YAML data (keys included)."""
+    kind = type(value)
+    if kind is dict:
+        return any(_holds_float(k) or _holds_float(v) for k, v in value.items())
+    if kind is list:
+        return any(_holds_float(v) for v in value)
+    return kind is float
+
+
 def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldPath = ()) -> list[Diagnostic]:
     """Every violation of the named schema, each at its field's line/column.
 
@@ -524,11 +566,17 @@ def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldP
     Unknown keys each get their own ``unknown-field`` diagnostic with a
     did-you-mean hint.
     """
-    schema = load_schema(schema_name)
     instance = doc.data
     for part in base_path:
         instance = instance[part]
-    validator = _StrictValidator(schema)
+    fast = _compiled_validator(schema_name)
+    if fast is not None and not _holds_float(instance):
+        try:
+            fast(instance)
+            return []  # valid: jsonschema would find nothing either (see _compiled_validator)
+        except Exception:  # noqa: BLE001 - invalid or unsure: jsonschema gives the messages
+            pass
+    validator = _strict_validator(schema_name)
     diags: list[Diagnostic] = []
     seen: set[Diagnostic] = set()
     for err in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path]):

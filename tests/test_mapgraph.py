@@ -290,3 +290,36 @@ def test_r_move_5_rook_distance_is_manhattan_on_open_maps(w: int, h: int, data: 
     a = data.draw(st.sampled_from(graph.squares))
     b = data.draw(st.sampled_from(graph.squares))
     assert graph.distance(a, b) == abs(a.file - b.file) + abs(a.rank - b.rank)
+
+
+def test_open_king_maps_route_by_formula_exactly_as_the_tables_would() -> None:
+    """Issue 18: on an open king rectangle route lengths and R-MOVE-5's next
+    steps come from a formula; they must equal the graph's breadth-first
+    answer (shortest route, then nearest in straight line) for every pair,
+    narrowed maps and off-map squares included."""
+    import networkx as nx  # type: ignore[import-untyped]
+
+    from referee.board import Rect, Square, euclidean_sq
+    from referee.mapgraph import MapGraph
+
+    def expected(graph: MapGraph, src: Square, dst: Square) -> tuple[int | None, tuple[Square, ...]]:
+        g = graph._t.graph
+        if src not in g or dst not in g:
+            return None, ()
+        to_dst = nx.single_source_shortest_path_length(g, dst)
+        total = to_dst.get(src)
+        if not total:
+            return total, ()
+        on_route = [n for n in graph.neighbours(src) if to_dst.get(n) == total - 1]
+        best = min(euclidean_sq(n, dst) for n in on_route)
+        return total, tuple(n for n in on_route if euclidean_sq(n, dst) == best)
+
+    maps = [MapGraph(8, 8), MapGraph(5, 3), MapGraph(1, 1), MapGraph(6, 6).restricted_to(Rect(1, 2, 4, 4))]
+    for graph in maps:
+        assert graph._open
+        probe = [Square(f, r) for f in range(-1, graph.width + 1) for r in range(-1, graph.height + 1)]
+        for src in probe:
+            for dst in probe:
+                assert (graph.distance(src, dst), graph.next_steps(src, dst)) == expected(graph, src, dst), (graph, src, dst)
+    assert not MapGraph(8, 8, "rook")._open
+    assert not MapGraph(8, 8, blocked=frozenset({Square(3, 3)}))._open
