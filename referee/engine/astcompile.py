@@ -32,6 +32,7 @@ from referee.engine.conditions import CondContext, acting_first, readies, readie
 from referee.engine.state import Fighter
 from referee.plan import ast as A
 from referee.plan import parse_condition
+from referee.plan.innate import innate_skill
 from referee.ruleset import Ruleset
 
 __all__ = ["compile_ast_plan", "compile_condition", "compile_condition_text", "compile_pattern_condition",
@@ -187,7 +188,7 @@ def _skill_id(ref: A.SkillRef, ruleset: Ruleset) -> str:
     """The catalogue id of a skill named in a plan (id, names or reading)."""
     if ref.id is not None:
         return ref.id
-    skill = ruleset.catalog.resolve(ref.text)
+    skill = ruleset.catalog.resolve(ref.text) or innate_skill(ref.text)
     return skill.id if skill is not None else ref.text
 
 
@@ -314,6 +315,8 @@ def compile_clause(clause: A.Clause, ruleset: Ruleset, allies: frozenset[str] = 
         return R.Hold(line, when, conditional)
     if isinstance(clause, A.KeepAway):
         return R.KeepAway(line, when, conditional)
+    if isinstance(clause, A.NeverFollowUp):
+        return R.NeverFollowUp(line, when, conditional)  # orm (R-ORM-PLAN-1)
     raise TypeError(f"unknown clause {type(clause).__name__}")
 
 

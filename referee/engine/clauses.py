@@ -236,3 +236,11 @@ class PlanRules:
 
 
 EMPTY_PLAN = PlanRules()
+
+
+# --- orm (variant-orm.md) ---
+
+
+@dataclass(frozen=True, slots=True)
+class NeverFollowUp(Clause):
+    """``never follow up [when C]`` (R-ORM-PLAN-1, R-ORM-SUP-2)."""

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, TypeAlias, Union
 
+from referee.mechanicspec import ORM_FOLLOW_UP
+
 __all__ = [
     # vocabulary
     "Op", "Subject", "Quantity", "Side", "CountScope", "RankKey", "Order", "OPS",
@@ -456,3 +458,15 @@ class Plan(Node):
 
     clauses: tuple[Clause, ...] = ()
     file: str = field(default="<string>", compare=False)
+
+
+# --- orm (variant-orm.md) ---
+
+
+@dataclass(frozen=True, slots=True)
+class NeverFollowUp(Clause):
+    """``never follow up [when C]`` (R-ORM-PLAN-1, R-ORM-SUP-2): the character
+    makes no follow-up while C (about itself) holds."""
+
+    needs: ClassVar[str | None] = ORM_FOLLOW_UP
+    condition: Condition | None = None

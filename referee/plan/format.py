@@ -152,6 +152,8 @@ def format_clause(clause: A.Clause) -> str:
         return f"hold position{when}"
     if isinstance(clause, A.KeepAway):
         return f"keep away from enemies{when}"
+    if isinstance(clause, A.NeverFollowUp):
+        return f"never follow up{when}"  # orm (R-ORM-PLAN-1)
     raise TypeError(f"not a clause: {clause!r}")
 
 

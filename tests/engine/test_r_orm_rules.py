@@ -482,12 +482,21 @@ def test_r_orm_check_1_sheets_battle_files_and_rulesets(tmp_path: Path) -> None:
     assert got is None and [d.code for d in diags] == ["invalid-value"]
 
 
-@pytest.mark.xfail(strict=True, reason="R-ORM-CHECK-1 (plans): `never follow up` is not in the plan grammar yet, "
-                   "so `referee check` cannot refuse it under other rulesets")
-def test_r_orm_check_1_plans_never_follow_up_is_refused_elsewhere() -> None:
-    from referee.plan import parse_plan
-    _, diags = parse_plan("never follow up\n", "x.plan")
-    assert not diags
+def test_r_orm_check_1_plans_normal_attack_and_never_follow_up() -> None:
+    """R-ORM-CHECK-1 *Plans*: "`extend` ... of `normal-attack`; `target` inside
+    `never follow up`; that clause, or `normal-attack`, where the mechanics lack
+    them (`clause-not-in-ruleset`, `unknown-skill`)" are errors."""
+    from referee.ruleset import load_ruleset
+    def text_with(clause: str) -> str:
+        return SHEET + f"plan: |\n  {clause}\n"
+
+    assert sheet_codes(text_with("never use normal-attack when hp <= 5"), orm_ruleset()) == []
+    assert sheet_codes(text_with("extend normal-attack by 1"), orm_ruleset()) == [("not-extendable", 6)]
+    assert sheet_codes(text_with("never follow up when target hp <= 3"), orm_ruleset()) == [
+        ("target-without-skill", 6)]
+    tcgt = load_ruleset("tcgt")
+    assert sheet_codes(text_with("never follow up"), tcgt) == [("clause-not-in-ruleset", 6)]
+    assert sheet_codes(text_with("never use normal-attack"), tcgt) == [("unknown-skill", 6)]
 
 
 def test_r_orm_battle_1_pcs_and_terrain(tmp_path: Path) -> None:
@@ -507,12 +516,24 @@ def test_r_orm_battle_1_pcs_and_terrain(tmp_path: Path) -> None:
     assert "d4" not in [str(e.to_square) for e in of(record, E.Moved)]
 
 
-@pytest.mark.xfail(strict=True, reason="R-ORM-PLAN-1: `never follow up [when C]` is not in the plan grammar yet")
-def test_r_orm_plan_1_never_follow_up_clause() -> None:
-    """R-ORM-PLAN-1: "The new clause is `never follow up [when C]`"."""
+def test_r_orm_plan_1_normal_attack_names_and_never_follow_up() -> None:
+    """R-ORM-PLAN-1: "`normal-attack` (also `Normal Attack`, `通常攻撃`,
+    `つうじょうこうげき`) may be named wherever a clause names a skill. The new
+    clause is `never follow up [when C]`"  Rin at 30 HP with `never follow up
+    when hp >= 30` does not follow Kai's attack (O2's setting)."""
     from referee.plan import parse_plan
-    plan, diags = parse_plan("never follow up when hp <= 10\nwith normal-attack target lowest hp\n", "x.plan")
-    assert not diags and len(plan.clauses) == 2
+    from referee.plan.format import format_plan
+    plan, diags = parse_plan("never follow up when hp <= 10\nwith 通常攻撃 target lowest hp\n", "x.plan")
+    assert not diags and format_plan(plan) == "never follow up when hp <= 10\nwith 通常攻撃 target lowest hp\n"
+    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest"),
+                        orm_fighter("Rin", "c3", patterns="水水水", skills="rest", plan="never follow up when hp >= 30\n")],
+                       [orm_fighter("Orc", "c4", patterns="水水水", skills="rest")], ["Kai", "Orc", "Rin"])
+    record, _ = orm_run(setup, {"checks": [2, 3, 4, 3, 3, 4], "damage": [2, 5]})
+    assert not of(record, E.FollowUp)
+    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest", plan="never use 通常攻撃\n")],
+                       [orm_fighter("Orc", "c4", patterns="水水水", skills="rest")])
+    record, _ = orm_run(setup)
+    assert not of(record, E.SkillUsed, actor="Kai")
 
 
 # ------------------------------------------------------------------ events
