@@ -310,15 +310,27 @@ def test_r_orm_chk_3_an_action_fumble_ends_the_use_and_a_reaction_fumble_is_hit(
     assert hp_after(record, "Orc") == [26]
 
 
-@pytest.mark.xfail(strict=True, reason="R-ORM-CHK-4: counter hits are not yet opposed checks (they land as in tcgt)")
 def test_r_orm_chk_4_a_counter_hit_is_its_own_opposed_check() -> None:
     """R-ORM-CHK-4: "A counter hit in range (R-RANGE-3) is its own opposed
-    check. The owner acts, with the counter skill's ability, and the
-    attacker reacts"."""
-    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest")],
-                       [orm_fighter("Ava", "c4", patterns="地地地", skills="avenger", plan=HOLD_PLAN)])
-    record, _ = orm_run(setup, {"checks": [6, 5, 4, 1, 1, 2, 6, 6, 6, 1, 1, 2], "damage": [1, 1, 1, 1]})
-    assert [e.role for e in of(record, E.Nd6Check)] == ["action", "reaction", "action", "reaction"]
+    check. The owner acts, with the counter skill's ability, and the attacker
+    reacts ... On a hit the attacker's defences apply, then R-ORM-DMG-1, with
+    the counter's damage as power."  Ava's Avenger (地: intellect) answers
+    Kai's normal attack: 6+6+2+3 = 27 (critical) against 1+2+3+3 = 9, so
+    2 + (3+4) + 10 = 19 earth damage; a losing counter deals nothing."""
+    def run(checks: list[int]) -> BattleRecord:
+        setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest")],
+                           [orm_fighter("Ava", "c3", patterns="地地地", skills="avenger", plan=HOLD_PLAN)])
+        return orm_run(setup, {"checks": checks, "damage": [1, 1, 3, 4]})[0]
+
+    record = run([6, 5, 4, 1, 1, 2, 6, 6, 2, 1, 2, 3])
+    checks = [(e.actor, e.role, e.skill, e.ability) for e in of(record, E.Nd6Check)]
+    assert checks[2:] == [("Ava", "action", "avenger", "intellect"), ("Kai", "reaction", "avenger", "intellect")]
+    roll = of(record, E.DamageRoll, cause="counter")
+    assert [(r.power, r.dice, r.critical_bonus, r.total) for r in roll] == [(2, (3, 4), 10, 19)]
+    assert [(e.amount, e.cause) for e in of(record, E.Damage, target="Kai")] == [(19, "counter")]
+    record = run([6, 5, 4, 1, 1, 2, 1, 1, 2, 6, 6, 6])
+    assert [e.reason for e in of(record, E.OpposedResult, actor="Ava")] == ["lower"]
+    assert not of(record, E.Damage, target="Kai")
 
 
 # ------------------------------------------------------------------ damage and healing

@@ -26,7 +26,7 @@ from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, is_hit, margin, next_in_fixed_order, ring_number, roll_pool, select_next,
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
-from referee.engine.mechanics.tcgt import NoInnateSkills, QuietHitHooks, StepMovement
+from referee.engine.mechanics.tcgt import NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import move_step
 from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
@@ -339,7 +339,7 @@ class D20Pool(QuietHitHooks):
 
 
 @dataclass(frozen=True, slots=True)
-class MarginDamage:
+class MarginDamage(PrintedCounters):
     """R-D20-HIT-2: a hit by a damaging skill deals the margin before
     reductions; heals restore their printed amount."""
 
