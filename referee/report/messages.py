@@ -357,6 +357,7 @@ EN: dict[str, str] = {
     "passed.reason.no_use_left": "no simple use left",
     "passed.reason.main_used": "the main phase is used",
     "stayed.reason.full": "every area it could reach holds two of its side",
+    "result.army_reduced.none": "{winner} wins: the other army has no one left standing during turn {turns} (R-GOAL-1, R-ORM-END-1).",
 }
 
 JA: dict[str, str] = {
@@ -699,6 +700,7 @@ JA: dict[str, str] = {
     "passed.reason.no_use_left": "シンプルの回数が残っていない",
     "passed.reason.main_used": "メインフェイズは使用済み",
     "stayed.reason.full": "止まれるマスがない（同陣営が二人いる）",
+    "result.army_reduced.none": "{winner}の勝利：第{turns}ターン中に相手軍が全滅した（R-GOAL-1、R-ORM-END-1）。",
 }
 
 MESSAGES: dict[str, dict[str, str]] = {"en": EN, "ja": JA}
