@@ -251,8 +251,6 @@ def test_r_orm_move_2_a_push_into_a_full_area_meets_a_wall() -> None:
     assert not of(record, E.DamageRoll)
 
 
-@pytest.mark.xfail(strict=True, reason="R-ORM-MOVE-3: the reach counts the normal attack even under an "
-                   "unconditional `never use normal-attack` (the exception is not built)")
 def test_r_orm_move_3_never_use_normal_attack_drops_it_from_the_reach() -> None:
     """R-ORM-MOVE-3: "R-MOVE-6's reach counts the normal attack's range 1,
     unless the plan holds `never use normal-attack` with no condition."  A
@@ -260,7 +258,11 @@ def test_r_orm_move_3_never_use_normal_attack_drops_it_from_the_reach() -> None:
     must step into the enemy's area rather than stay `in_reach`."""
     me = orm_fighter("Me", "c3", skills="slash", plan="never use normal-attack\n")
     record, _ = orm_run(orm_battle([me], [orm_fighter("Foe", "c4", plan=HOLD_PLAN)]), {"checks": [1, 2, 3, 3, 3, 3]})
-    assert of(record, E.Moved, actor="Me")
+    assert [str(e.to_square) for e in of(record, E.Moved, actor="Me")] == ["c4"]
+    me = orm_fighter("Me", "c3", skills="slash", plan="never use normal-attack when hp <= 5\n")
+    record, _ = orm_run(orm_battle([me], [orm_fighter("Foe", "c4", plan=HOLD_PLAN)]), {"checks": [1, 2, 3, 3, 3, 3]})
+    assert not of(record, E.Moved, actor="Me")
+    assert [e.reason for e in of(record, E.Stayed, actor="Me")] == ["in_reach"]
 
 
 # ------------------------------------------------------------------ checks
@@ -404,6 +406,25 @@ def test_r_orm_sup_2_worked_example_o2_a_critical_follow_up_ends_the_battle() ->
     assert (record.result.winner, record.result.reason, record.result.turns) == ("white", "army_reduced", 1)
     assert not of(record, E.ActionStart, actor="Rin")
     assert record.events.index(fu[0]) > record.events.index(of(record, E.Damage, target="Orc")[0])
+
+
+def test_r_orm_sup_2_never_target_naming_the_target_excludes_the_follow_up() -> None:
+    """R-ORM-SUP-2: "`never target` naming that target does" exclude it."""
+    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest"),
+                        orm_fighter("Rin", "c3", patterns="水水水", skills="rest", plan="never target Orc\n")],
+                       [orm_fighter("Orc", "c4", patterns="水水水", skills="rest")], ["Kai", "Orc", "Rin"])
+    record, _ = orm_run(setup, {"checks": [2, 3, 4, 3, 3, 4], "damage": [2, 5]})
+    assert not of(record, E.FollowUp)
+
+
+def test_r_orm_move_2_keep_away_weighs_only_areas_where_it_may_stop() -> None:
+    """R-ORM-MOVE-2: "`keep away` weighs only areas where it may stop": b1 is
+    farther from the enemy but full of the mover's side, so it stays."""
+    white = [orm_fighter("Shy", "c1", plan="keep away from enemies\nnever use normal-attack\n")] + \
+        [orm_fighter(n, "b1", plan=HOLD_PLAN) for n in ("P1", "P2")]
+    black = [orm_fighter("Foe", "d2", plan=HOLD_PLAN)]
+    record, _ = orm_run(orm_battle(white, black), {"checks": [1, 2, 3, 3, 3, 3]})
+    assert [str(e.to_square) for e in of(record, E.Moved, actor="Shy")] == []
 
 
 def test_r_orm_sup_2_no_follow_up_when_the_plan_excludes_the_normal_attack() -> None:

@@ -30,6 +30,7 @@ from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
 from referee.engine.state import Fighter
 from referee.engine.statuses import tick
+from referee.engine.targeting import restrict
 from referee.engine.uses import Use
 from referee.mechanicspec import NormalAttackSpec, SimpleMainSpec, ValuePlusDiceSpec
 
@@ -285,6 +286,8 @@ def follow_up(ctx: Resolution, user: Fighter, target: Fighter) -> None:
             continue
         if gate_blocking(st, ally, attack, target) is not None or refuses_follow_up(ctx, ally):
             continue
+        if not restrict(ctx, ally, attack, [target]):
+            continue  # `never target` naming it (or `only target` leaving it out)
         ctx.emit(E.FollowUp(turn=ctx.turn, actor=ally.name, supporting=user.name, target=target.name))
         memory = orm_of(ally)
         memory.cause = "follow_up"
