@@ -33,6 +33,7 @@ from referee.engine.state import Fighter
 from referee.plan import ast as A
 from referee.plan import parse_condition
 from referee.mechanicspec import D6PoolSpec
+from referee.plan.innate import innate_skill
 from referee.ruleset import Ruleset
 
 __all__ = ["compile_ast_plan", "compile_condition", "compile_condition_text", "compile_pattern_condition",
@@ -240,7 +241,7 @@ def _skill_id(ref: A.SkillRef, ruleset: Ruleset) -> str:
     """The catalogue id of a skill named in a plan (id, names or reading)."""
     if ref.id is not None:
         return ref.id
-    skill = ruleset.catalog.resolve(ref.text)
+    skill = ruleset.catalog.resolve(ref.text) or innate_skill(ref.text)
     return skill.id if skill is not None else ref.text
 
 
@@ -410,6 +411,8 @@ def compile_clause(clause: A.Clause, ruleset: Ruleset, allies: frozenset[str] = 
     if isinstance(clause, (A.Push, A.Grapple)):
         pref = None if clause.preference is None else _preference(clause.preference, ruleset)
         return R.Ride(line, when, conditional, isinstance(clause, A.Grapple), pref, on_target)
+    if isinstance(clause, A.NeverFollowUp):
+        return R.NeverFollowUp(line, when, conditional)  # orm (R-ORM-PLAN-1)
     raise TypeError(f"unknown clause {type(clause).__name__}")
 
 

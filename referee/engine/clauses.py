@@ -313,3 +313,9 @@ class Ride(Clause):
     grapple: bool = False
     preference: Preference | None = None
     targets_condition: bool = False
+# --- orm (variant-orm.md) ---
+
+
+@dataclass(frozen=True, slots=True)
+class NeverFollowUp(Clause):
+    """``never follow up [when C]`` (R-ORM-PLAN-1, R-ORM-SUP-2)."""

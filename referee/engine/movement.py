@@ -8,7 +8,9 @@ from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.panels import could_pay_fresh
 from referee.engine.rng import choose
-from referee.engine.clauses import Hold, KeepAway, MoveGoal, MoveTo, MoveToward
+from referee.catalog import Skill
+from referee.engine.clauses import Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
+from referee.plan.innate import innate_skill
 from referee.engine.state import Fighter
 
 
@@ -93,9 +95,21 @@ def reach(f: Fighter) -> int:
             continue
         if not (s.is_attack or s.is_obstruct) or f.entry_bound(i):
             continue
+        if not s.cost and _never_innate(f, s):
+            continue
         if could_pay_fresh(f, s.cost):
             best = max(best, s.range)
     return best
+
+
+def _never_innate(f: Fighter, s: Skill) -> bool:
+    """R-ORM-MOVE-3: an innate skill (the normal attack, R-ORM-ACT-5) leaves
+    the reach under an active ``never use`` of it with no condition.  Only
+    innate skills are asked (no catalogue skill is free), so tcgt's reach,
+    which counts a skill its plan never uses, is unchanged."""
+    return innate_skill(s.id) is not None and any(
+        isinstance(g, NeverUse) and not g.conditional and g.skill == s.id and f.clause_active(g.line)
+        for g in f.plan.gates)
 
 
 def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
@@ -162,7 +176,9 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None, report_stay: bool = 
     enemies = st.enemies_of(f)
     if not enemies:
         return _stay(b, f, "keep_away", line, "R-MOVE-8", report_stay)
-    options = [f.square, *b.mechanics.movement.legal_steps(st, f)]
+    movement = b.mechanics.movement
+    # R-ORM-MOVE-2: only areas where it may stop are weighed (tcgt: every one)
+    options = [f.square, *(s for s in movement.legal_steps(st, f) if movement.may_stop(st, f, s))]
 
     def key(s: Square) -> tuple[int, int]:
         ds = [_dist(b, f, s, e.square) for e in enemies]

@@ -19,7 +19,7 @@ from referee.engine import events as E
 from referee.engine.core import Resolution
 from referee.engine.draws import draw_chance
 from referee.engine.hooks import EFFECTS
-from referee.engine.mechanics.protocols import Outcome
+from referee.engine.mechanics.protocols import HIT, Check, Outcome
 from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, has_flag, is_stacked
 from referee.engine.clauses import PlanFlag
@@ -216,16 +216,21 @@ def counters(b: Resolution, owner: Fighter, attacker: Fighter, element: Element 
                 b.emit(E.CounterMissed(turn=b.turn, actor=owner.name, skill=s.id, target=attacker.name,
                                        reason="out_of_range"))
                 continue
-            counter_hit(b, owner, s, attacker, amount, r.counter.element)
+            check = b.mechanics.hit.counter_check(b, owner, s, attacker, r.counter.element)
+            if check.outcome is Outcome.MISS:
+                continue  # R-ORM-CHK-4: a counter hit that loses its check is untouched
+            counter_hit(b, owner, s, attacker, amount, r.counter.element, check)
 
 
 def counter_hit(b: Resolution, owner: Fighter, skill: Skill, victim: Fighter, amount: int,
-                element: Element) -> None:
+                element: Element, check: Check = HIT) -> None:
     """One counter hit on ``victim``: its defences apply (and Aqua Form's heal
-    and knockback), never its counters or obstructs (R-TURN-3, R-SK-1a)."""
+    and knockback), never its counters or obstructs (R-TURN-3, R-SK-1a); the
+    ``damage`` mechanic sets its amount (tcgt: the counter's own)."""
     rec = HitRecord()
     reduce = defend(b, victim, owner, element, rec)
     reduce += b.mechanics.damage.armour(b, victim, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
+    amount = b.mechanics.damage.counter_damage(b, owner, skill, victim, amount, element, check)
     b.lose_hp(victim, amount - reduce, "counter", actor=owner.name, skill=skill.id,
               element=element.value, printed=amount, reduced=min(reduce, amount), rule="R-TURN-3")
     owner_heals(b, rec, victim)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal, TypeAlias, Union
 
 from referee.mechanicspec import SOUL_CONDITIONS, SOUL_EVASION, SOUL_INCOMING, SOUL_OBJECT, SOUL_PREFERENCE, SOUL_STANCE
+from referee.mechanicspec import ORM_FOLLOW_UP
 
 __all__ = [
     # vocabulary
@@ -714,3 +715,13 @@ class Grapple(Clause):
 
 #: The d20pool clauses whose condition may speak of ``target``.
 D20_CLAUSES: tuple[type[Clause], ...] = (DropDice, Boost, Push, Grapple)
+# --- orm (variant-orm.md) ---
+
+
+@dataclass(frozen=True, slots=True)
+class NeverFollowUp(Clause):
+    """``never follow up [when C]`` (R-ORM-PLAN-1, R-ORM-SUP-2): the character
+    makes no follow-up while C (about itself) holds."""
+
+    needs: ClassVar[str | None] = ORM_FOLLOW_UP
+    condition: Condition | None = None

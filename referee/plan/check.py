@@ -39,6 +39,7 @@ from referee.diagnostics import Diagnostic
 from referee.mechanicspec import Features
 from referee.plan import ast as A
 from referee.plan.gate import gate_diagnostics
+from referee.plan.innate import NORMAL_ATTACK, WithInnateSkills
 from referee.plan.parser import iter_conditions
 
 N = TypeVar("N")
@@ -143,6 +144,9 @@ def check_plan(
         catalog = load_catalog()
     if skills is None and sheet is not None:
         skills = tuple(getattr(sheet, "skills", ()) or ())
+    if features is not None and WithInnateSkills.feature in features.names:  # orm (R-ORM-PLAN-1)
+        catalog = WithInnateSkills(catalog)
+        skills = None if skills is None else (*skills, NORMAL_ATTACK.id)
     resolved, diags = resolve_plan(plan, catalog)
     file = plan.file
 

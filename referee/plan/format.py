@@ -23,6 +23,7 @@ aim at frozen spare take
 all attack attacked damage dice die evade evasion fewest focus hard incoming maneuver manoeuvre melee mode no
 object stance ultra
 boost defence defense drop grapple grappled ko on push recover
+follow up
 """.split())
 _RANK_TEXT: dict[str, str] = {
     "nearest": "nearest", "farthest": "farthest", "lowest-hp": "lowest hp", "highest-hp": "highest hp",
@@ -193,6 +194,8 @@ def format_clause(clause: A.Clause) -> str:
     d20 = _format_d20_clause(clause, when)
     if d20 is not None:
         return d20
+    if isinstance(clause, A.NeverFollowUp):
+        return f"never follow up{when}"  # orm (R-ORM-PLAN-1)
     raise TypeError(f"not a clause: {clause!r}")
 
 

@@ -270,6 +270,9 @@ class PlanTransformer(Transformer[Token, Any]):
     def keep_away(self, meta: Meta, children: list[Any]) -> A.KeepAway:
         return A.KeepAway(self._split(children)[2], **self._at(meta))
 
+    def never_follow_up(self, meta: Meta, children: list[Any]) -> A.NeverFollowUp:
+        return A.NeverFollowUp(self._split(children)[2], **self._at(meta))  # orm (R-ORM-PLAN-1)
+
     def ally_with(self, meta: Meta, children: list[Any]) -> A.AllyWith:
         return A.AllyWith(_data(children)[0], **self._at(meta))
 

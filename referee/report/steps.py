@@ -149,7 +149,8 @@ def replay_steps(report: Report, lang: str) -> list[Step]:
             close_narrowing()
             if not steps:
                 snapshot(Step(word(lang, "html.start"), 0, message(lang, "html.start_text", title=report.title)))
-            snapshot(Step(word(lang, "html.end"), turn, result_sentence(lang, event.result)))
+            snapshot(Step(word(lang, "html.end"), turn, result_sentence(lang, event.result,
+                                                                      report.inputs.get("rules", {}).get("goal"))))
     return steps
 
 

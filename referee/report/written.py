@@ -194,7 +194,7 @@ class WrittenReport(EventVisitor):
         """Result, highlights, final table and end board: a post on its own."""
         result = self.report.result
         self._heading(word(self.lang, "section.summary"))
-        self._para(result_sentence(self.lang, result))
+        self._para(result_sentence(self.lang, result, self.report.inputs.get("rules", {}).get("goal")))
         for line in self._highlights(story):
             self._item(line, 0)
         pieces = story.final_view.pieces
@@ -624,7 +624,7 @@ class WrittenReport(EventVisitor):
         self._close_turn()
         self._flush_boards()
         self._heading(word(self.lang, "section.result"))
-        self._para(result_sentence(self.lang, e.result))
+        self._para(result_sentence(self.lang, e.result, self.report.inputs.get("rules", {}).get("goal")))
         if self._tuning is not None:  # d20pool (variant-d20.md)
             tally = word(self.lang, "list.sep").join(
                 self._m("d20.tuning.one", name=name, count=count) for name, count in self._tuning.items())
@@ -922,13 +922,17 @@ def render_written(report: Report, lang: str, markup: Markup, *, explain: bool =
 MAX_KNOCKOUTS = 6
 
 
-def result_sentence(lang: str, result: Any) -> str:
-    """The result and the rule that ended it (R-GOAL-1/2, R-TURN-9)."""
+def result_sentence(lang: str, result: Any, goal: Any = None) -> str:
+    """The result and the rule that ended it (R-GOAL-1/2, R-TURN-9).
+    ``goal``: the ruleset's R-GOAL-1 fraction from the report's inputs; at 0
+    (R-ORM-END-1) the other army has no one standing, not "a third"."""
     winner = team_label(lang, result.winner)
     if result.winner == "draw":
         key = f"result.draw.{result.reason}"
     else:
         key = f"result.{result.reason}"
+        if result.reason == "army_reduced" and isinstance(goal, list) and goal and goal[0] == 0:
+            key = "result.army_reduced.none"
         standing = {team: sum(1 for c in result.final if c.team == team and not c.down) for team in ("white", "black")}
         if result.reason == "turn_limit" and standing["white"] == standing["black"]:
             key = "result.turn_limit.hp"  # equal heads: total HP decided (R-GOAL-2)

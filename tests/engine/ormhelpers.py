@@ -17,20 +17,14 @@ from referee.engine.battle import BattleRecord, BattleSetup, Combatant, resolve_
 from referee.engine.rng import ScriptedRng
 from referee.plan.parser import parse_plan
 
-from .helpers import TestPattern
+from .helpers import TestPattern, TestSheet
 
 
 @dataclass(frozen=True)
-class OrmSheet:
-    name: str
-    body: int
-    reflex: int
-    intellect: int
-    max_hp: int
-    patterns: tuple[TestPattern, ...]
-    skills: tuple[str, ...]
+class OrmSheet(TestSheet):
+    """A test sheet with ORM's element ``defence`` (R-ORM-SHEET-1)."""
+
     defence: Mapping[str, int] = field(default_factory=dict)
-    file: str = "<test>"
 
 
 @dataclass(frozen=True)
@@ -45,7 +39,7 @@ def orm_fighter(name: str, square: str, abilities: str = "3/3/3", patterns: str 
                 plan: str = "", defence: Mapping[str, int] | None = None, hp: int | None = None) -> OrmSpec:
     body, reflex, intellect = (int(x) for x in abilities.split("/"))
     sheet = OrmSheet(name, body, reflex, intellect, 10 * body, (TestPattern(parse_pattern(patterns)),),
-                     tuple(skills.split()), dict(defence or {}))
+                     tuple(skills.split()), defence=dict(defence or {}))
     parsed = None
     if plan:
         parsed, diags = parse_plan(plan, f"{name}.plan")

@@ -321,4 +321,4 @@ def test_r_orm_move_1_referee_rulesets_lists_the_flags_as_written() -> None:
     the ORM flags read as the file writes them (true/false)."""
     text = describe_ruleset(load_ruleset(Path(__file__).resolve().parents[2] / "fixtures"
                                          / "house-orm-movement.ruleset.yaml"), ruleset())
-    assert "steps (adjacency rook, enemies block true, engagement lock false, knockback axis, capacity per side 0)" in text
+    assert "steps (adjacency rook, enemies block true, engagement lock false, knockback axis, capacity per side 2)" in text

@@ -251,8 +251,6 @@ def test_r_orm_move_2_a_push_into_a_full_area_meets_a_wall() -> None:
     assert not of(record, E.DamageRoll)
 
 
-@pytest.mark.xfail(strict=True, reason="R-ORM-MOVE-3: the reach counts the normal attack even under an "
-                   "unconditional `never use normal-attack` (the exception is not built)")
 def test_r_orm_move_3_never_use_normal_attack_drops_it_from_the_reach() -> None:
     """R-ORM-MOVE-3: "R-MOVE-6's reach counts the normal attack's range 1,
     unless the plan holds `never use normal-attack` with no condition."  A
@@ -260,7 +258,11 @@ def test_r_orm_move_3_never_use_normal_attack_drops_it_from_the_reach() -> None:
     must step into the enemy's area rather than stay `in_reach`."""
     me = orm_fighter("Me", "c3", skills="slash", plan="never use normal-attack\n")
     record, _ = orm_run(orm_battle([me], [orm_fighter("Foe", "c4", plan=HOLD_PLAN)]), {"checks": [1, 2, 3, 3, 3, 3]})
-    assert of(record, E.Moved, actor="Me")
+    assert [str(e.to_square) for e in of(record, E.Moved, actor="Me")] == ["c4"]
+    me = orm_fighter("Me", "c3", skills="slash", plan="never use normal-attack when hp <= 5\n")
+    record, _ = orm_run(orm_battle([me], [orm_fighter("Foe", "c4", plan=HOLD_PLAN)]), {"checks": [1, 2, 3, 3, 3, 3]})
+    assert not of(record, E.Moved, actor="Me")
+    assert [e.reason for e in of(record, E.Stayed, actor="Me")] == ["in_reach"]
 
 
 # ------------------------------------------------------------------ checks
@@ -310,15 +312,27 @@ def test_r_orm_chk_3_an_action_fumble_ends_the_use_and_a_reaction_fumble_is_hit(
     assert hp_after(record, "Orc") == [26]
 
 
-@pytest.mark.xfail(strict=True, reason="R-ORM-CHK-4: counter hits are not yet opposed checks (they land as in tcgt)")
 def test_r_orm_chk_4_a_counter_hit_is_its_own_opposed_check() -> None:
     """R-ORM-CHK-4: "A counter hit in range (R-RANGE-3) is its own opposed
-    check. The owner acts, with the counter skill's ability, and the
-    attacker reacts"."""
-    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest")],
-                       [orm_fighter("Ava", "c4", patterns="地地地", skills="avenger", plan=HOLD_PLAN)])
-    record, _ = orm_run(setup, {"checks": [6, 5, 4, 1, 1, 2, 6, 6, 6, 1, 1, 2], "damage": [1, 1, 1, 1]})
-    assert [e.role for e in of(record, E.Nd6Check)] == ["action", "reaction", "action", "reaction"]
+    check. The owner acts, with the counter skill's ability, and the attacker
+    reacts ... On a hit the attacker's defences apply, then R-ORM-DMG-1, with
+    the counter's damage as power."  Ava's Avenger (地: intellect) answers
+    Kai's normal attack: 6+6+2+3 = 27 (critical) against 1+2+3+3 = 9, so
+    2 + (3+4) + 10 = 19 earth damage; a losing counter deals nothing."""
+    def run(checks: list[int]) -> BattleRecord:
+        setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest")],
+                           [orm_fighter("Ava", "c3", patterns="地地地", skills="avenger", plan=HOLD_PLAN)])
+        return orm_run(setup, {"checks": checks, "damage": [1, 1, 3, 4]})[0]
+
+    record = run([6, 5, 4, 1, 1, 2, 6, 6, 2, 1, 2, 3])
+    checks = [(e.actor, e.role, e.skill, e.ability) for e in of(record, E.Nd6Check)]
+    assert checks[2:] == [("Ava", "action", "avenger", "intellect"), ("Kai", "reaction", "avenger", "intellect")]
+    roll = of(record, E.DamageRoll, cause="counter")
+    assert [(r.power, r.dice, r.critical_bonus, r.total) for r in roll] == [(2, (3, 4), 10, 19)]
+    assert [(e.amount, e.cause) for e in of(record, E.Damage, target="Kai")] == [(19, "counter")]
+    record = run([6, 5, 4, 1, 1, 2, 1, 1, 2, 6, 6, 6])
+    assert [e.reason for e in of(record, E.OpposedResult, actor="Ava")] == ["lower"]
+    assert not of(record, E.Damage, target="Kai")
 
 
 # ------------------------------------------------------------------ damage and healing
@@ -392,6 +406,25 @@ def test_r_orm_sup_2_worked_example_o2_a_critical_follow_up_ends_the_battle() ->
     assert (record.result.winner, record.result.reason, record.result.turns) == ("white", "army_reduced", 1)
     assert not of(record, E.ActionStart, actor="Rin")
     assert record.events.index(fu[0]) > record.events.index(of(record, E.Damage, target="Orc")[0])
+
+
+def test_r_orm_sup_2_never_target_naming_the_target_excludes_the_follow_up() -> None:
+    """R-ORM-SUP-2: "`never target` naming that target does" exclude it."""
+    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest"),
+                        orm_fighter("Rin", "c3", patterns="水水水", skills="rest", plan="never target Orc\n")],
+                       [orm_fighter("Orc", "c4", patterns="水水水", skills="rest")], ["Kai", "Orc", "Rin"])
+    record, _ = orm_run(setup, {"checks": [2, 3, 4, 3, 3, 4], "damage": [2, 5]})
+    assert not of(record, E.FollowUp)
+
+
+def test_r_orm_move_2_keep_away_weighs_only_areas_where_it_may_stop() -> None:
+    """R-ORM-MOVE-2: "`keep away` weighs only areas where it may stop": b1 is
+    farther from the enemy but full of the mover's side, so it stays."""
+    white = [orm_fighter("Shy", "c1", plan="keep away from enemies\nnever use normal-attack\n")] + \
+        [orm_fighter(n, "b1", plan=HOLD_PLAN) for n in ("P1", "P2")]
+    black = [orm_fighter("Foe", "d2", plan=HOLD_PLAN)]
+    record, _ = orm_run(orm_battle(white, black), {"checks": [1, 2, 3, 3, 3, 3]})
+    assert [str(e.to_square) for e in of(record, E.Moved, actor="Shy")] == []
 
 
 def test_r_orm_sup_2_no_follow_up_when_the_plan_excludes_the_normal_attack() -> None:
@@ -482,12 +515,21 @@ def test_r_orm_check_1_sheets_battle_files_and_rulesets(tmp_path: Path) -> None:
     assert got is None and [d.code for d in diags] == ["invalid-value"]
 
 
-@pytest.mark.xfail(strict=True, reason="R-ORM-CHECK-1 (plans): `never follow up` is not in the plan grammar yet, "
-                   "so `referee check` cannot refuse it under other rulesets")
-def test_r_orm_check_1_plans_never_follow_up_is_refused_elsewhere() -> None:
-    from referee.plan import parse_plan
-    _, diags = parse_plan("never follow up\n", "x.plan")
-    assert not diags
+def test_r_orm_check_1_plans_normal_attack_and_never_follow_up() -> None:
+    """R-ORM-CHECK-1 *Plans*: "`extend` ... of `normal-attack`; `target` inside
+    `never follow up`; that clause, or `normal-attack`, where the mechanics lack
+    them (`clause-not-in-ruleset`, `unknown-skill`)" are errors."""
+    from referee.ruleset import load_ruleset
+    def text_with(clause: str) -> str:
+        return SHEET + f"plan: |\n  {clause}\n"
+
+    assert sheet_codes(text_with("never use normal-attack when hp <= 5"), orm_ruleset()) == []
+    assert sheet_codes(text_with("extend normal-attack by 1"), orm_ruleset()) == [("not-extendable", 6)]
+    assert sheet_codes(text_with("never follow up when target hp <= 3"), orm_ruleset()) == [
+        ("target-without-skill", 6)]
+    tcgt = load_ruleset("tcgt")
+    assert sheet_codes(text_with("never follow up"), tcgt) == [("clause-not-in-ruleset", 6)]
+    assert sheet_codes(text_with("never use normal-attack"), tcgt) == [("unknown-skill", 6)]
 
 
 def test_r_orm_battle_1_pcs_and_terrain(tmp_path: Path) -> None:
@@ -508,12 +550,24 @@ def test_r_orm_battle_1_pcs_and_terrain(tmp_path: Path) -> None:
     assert "d4" not in [str(e.to_square) for e in of(record, E.Moved)]
 
 
-@pytest.mark.xfail(strict=True, reason="R-ORM-PLAN-1: `never follow up [when C]` is not in the plan grammar yet")
-def test_r_orm_plan_1_never_follow_up_clause() -> None:
-    """R-ORM-PLAN-1: "The new clause is `never follow up [when C]`"."""
+def test_r_orm_plan_1_normal_attack_names_and_never_follow_up() -> None:
+    """R-ORM-PLAN-1: "`normal-attack` (also `Normal Attack`, `通常攻撃`,
+    `つうじょうこうげき`) may be named wherever a clause names a skill. The new
+    clause is `never follow up [when C]`"  Rin at 30 HP with `never follow up
+    when hp >= 30` does not follow Kai's attack (O2's setting)."""
     from referee.plan import parse_plan
-    plan, diags = parse_plan("never follow up when hp <= 10\nwith normal-attack target lowest hp\n", "x.plan")
-    assert not diags and len(plan.clauses) == 2
+    from referee.plan.format import format_plan
+    plan, diags = parse_plan("never follow up when hp <= 10\nwith 通常攻撃 target lowest hp\n", "x.plan")
+    assert not diags and format_plan(plan) == "never follow up when hp <= 10\nwith 通常攻撃 target lowest hp\n"
+    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest"),
+                        orm_fighter("Rin", "c3", patterns="水水水", skills="rest", plan="never follow up when hp >= 30\n")],
+                       [orm_fighter("Orc", "c4", patterns="水水水", skills="rest")], ["Kai", "Orc", "Rin"])
+    record, _ = orm_run(setup, {"checks": [2, 3, 4, 3, 3, 4], "damage": [2, 5]})
+    assert not of(record, E.FollowUp)
+    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest", plan="never use 通常攻撃\n")],
+                       [orm_fighter("Orc", "c4", patterns="水水水", skills="rest")])
+    record, _ = orm_run(setup)
+    assert not of(record, E.SkillUsed, actor="Kai")
 
 
 # ------------------------------------------------------------------ events

@@ -29,7 +29,7 @@ from referee.engine.d20pool_checks import (
     roll_pool, select_next,
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
-from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, QuietHitHooks, StepMovement
+from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import move_step
 from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
@@ -486,7 +486,7 @@ class D20Pool(QuietHitHooks):
 
 
 @dataclass(frozen=True, slots=True)
-class MarginDamage(NoArmour):
+class MarginDamage(NoArmour, PrintedCounters):
     """R-D20-HIT-2: a hit by a damaging skill deals the margin before
     reductions; heals restore their printed amount."""
 

@@ -21,6 +21,7 @@ dice table, the critical rule), never as constants of the code.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from referee.engine.mechanics.protocols import Movement, StayReason
 from referee.engine.mechanics.tcgt import StepMovement
 from referee.engine.rng import Rng, choose
 from referee.engine.state import BattleState, Fighter
+from referee.mapgraph import MapGraph
 from referee.mechanicspec import Adjacency, BlockingStepsSpec, StepsSpec
 
 __all__ = ["Manhattan", "BlockingSteps", "step_movement", "CriticalRule", "Nd6Check", "dice_for_ability",
@@ -133,28 +135,42 @@ class BlockingSteps:
         return choose(ctx.rng, "knockback", options)
 
     def _distances_to(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> dict[Square, int]:
-        """Route distance to ``dst`` of every area reachable on ``mover``'s
-        map: a breadth-first walk from ``dst`` that never enters an area
-        holding a standing enemy, except the route's two ends (``src`` and
-        ``dst``) and the mover's own area."""
+        """Route distance to ``dst`` from ``src`` and its neighbours on
+        ``mover``'s map: areas holding a standing enemy are closed, except the
+        route's two ends (``src`` and ``dst``) and the mover's own area.  The
+        walk from ``dst`` over the map without ``src``'s exemption is shared
+        (memoised, :func:`_walk_from`); ``src``, the route's start, is then
+        one step more than its nearest open neighbour."""
         graph = state.graph
         if not (graph.contains(src) and graph.contains(dst)):
             return {}
-        closed: set[Square] = set()
+        closed: frozenset[Square] = frozenset()
         if self.enemies_block:
-            closed = {g.square for g in state.fighters if not g.down and g.team != mover.team}
-            closed -= {src, dst, mover.square}
-        dist = {dst: 0}
-        queue = deque([dst])
-        while queue:
-            here = queue.popleft()
-            if here == src:
-                break  # every area nearer than src is settled, src included
-            for n in graph.neighbours(here):
-                if n not in dist and n not in closed:
-                    dist[n] = dist[here] + 1
-                    queue.append(n)
+            team = mover.team
+            closed = frozenset(g.square for g in state.fighters if not g.down and g.team != team) - {dst, mover.square}
+        dist = _walk_from(graph, dst, closed)
+        if src in closed:
+            near = [dist[n] for n in graph.neighbours(src) if n in dist]
+            dist = {**dist, src: 1 + min(near)} if near else {k: v for k, v in dist.items() if k != src}
         return dist
+
+
+@functools.lru_cache(maxsize=4096)
+def _walk_from(graph: MapGraph, dst: Square, closed: frozenset[Square]) -> dict[Square, int]:
+    """Steps to ``dst`` of every area reachable without entering ``closed``
+    (a breadth-first walk; a pure function of its arguments, memoised because
+    the movement rules ask the same walk for every enemy of every mover).
+    Callers never mutate the returned dict."""
+    dist = {dst: 0}
+    queue = deque([dst])
+    while queue:
+        here = queue.popleft()
+        step = dist[here] + 1
+        for n in graph.neighbours(here):
+            if n not in dist and n not in closed:
+                dist[n] = step
+                queue.append(n)
+    return dist
 
 
 def step_movement(spec: StepsSpec) -> Movement:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.core import Resolution
@@ -116,15 +117,38 @@ class OpposedNd6(QuietHitHooks):
         assert action is not None, "declare rolls the action check first"
         ability = "reflex" if skill.element is Element.SWORD and skill.damage > 0 else "intellect"
         reaction = self._roll(ctx, target, ability, "reaction", skill.id, user)
+        return self._oppose(ctx, user, target, skill.id, action, reaction)
+
+    def _oppose(self, ctx: Resolution, actor: Fighter, target: Fighter, skill: str, action: Nd6Check,
+                reaction: Nd6Check) -> Check:
+        """R-ORM-CHK-3: a hit iff the action value is higher or the reaction
+        fumbled (「同値の場合は…リアクション側が勝利」)."""
         if reaction.fumble:
             hit, reason = True, "reaction_fumble"
         elif action.value > reaction.value:
             hit, reason = True, "higher"
         else:
             hit, reason = False, "tie" if action.value == reaction.value else "lower"
-        ctx.emit(E.OpposedResult(turn=ctx.turn, actor=user.name, target=target.name, skill=skill.id,
+        ctx.emit(E.OpposedResult(turn=ctx.turn, actor=actor.name, target=target.name, skill=skill,
                                  action_value=action.value, reaction_value=reaction.value, hit=hit, reason=reason))
         return HIT if hit else _MISS
+
+    def counter_check(self, ctx: Resolution, owner: Fighter, skill: Skill, attacker: Fighter,
+                      element: Element) -> Check:
+        """R-ORM-CHK-4: "A counter hit in range ... is its own opposed check.
+        The owner acts, with the counter skill's ability, and the attacker
+        reacts"; an action fumble misses."""
+        ability = "reflex" if Element.SWORD in skill.cost else "intellect"
+        action = self._roll(ctx, owner, ability, "action", skill.id, None)
+        orm_of(owner).action = action
+        if action.fumble:
+            ctx.emit(E.OpposedResult(turn=ctx.turn, actor=owner.name, target=attacker.name, skill=skill.id,
+                                     action_value=action.value, reaction_value=None, hit=False,
+                                     reason="action_fumble"))
+            return _MISS
+        react = "reflex" if element is Element.SWORD else "intellect"
+        reaction = self._roll(ctx, attacker, react, "reaction", skill.id, owner)
+        return self._oppose(ctx, owner, attacker, skill.id, action, reaction)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +175,20 @@ class PowerPlusDice(NoArmour):
         ctx.emit(E.DamageRoll(turn=ctx.turn, actor=user.name, target=target.name, skill=skill.id,
                               cause=memory.cause, element=skill.element.value, power=skill.damage, dice=dice,
                               critical_bonus=bonus, defence=defence, total=total))
+        return total
+
+    def counter_damage(self, ctx: Resolution, owner: Fighter, skill: Skill, victim: Fighter, amount: int,
+                       element: Element, check: Check) -> int:
+        """R-ORM-CHK-4 / R-ORM-DMG-1: the counter's damage as power, + dice
+        (+ the critical bonus of the owner's counter check) - element defence."""
+        memory = orm_of(owner)
+        dice = self._dice(ctx, self.spec.dice)
+        bonus = self.spec.critical_bonus if memory.action is not None and memory.action.critical else 0
+        defence = victim.defence.get(element.value, 0)
+        total = max(0, amount + sum(dice) + bonus - defence)
+        ctx.emit(E.DamageRoll(turn=ctx.turn, actor=owner.name, target=victim.name, skill=skill.id, cause="counter",
+                              element=element.value, power=amount, dice=dice, critical_bonus=bonus, defence=defence,
+                              total=total))
         return total
 
     def heal(self, ctx: Resolution, use: Use, target: Fighter) -> int:

@@ -18,6 +18,8 @@ from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import _cost_kanji, maintenance, select_pattern, start_maintain, walk, walk_order
+from referee.engine.clauses import NeverFollowUp
+from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.mechanics.orm_checks import NORMAL_ATTACK_ID, orm_of
 from referee.engine.mechanics.protocols import Outcome
@@ -28,6 +30,7 @@ from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
 from referee.engine.state import Fighter
 from referee.engine.statuses import tick
+from referee.engine.targeting import restrict
 from referee.engine.uses import Use
 from referee.mechanicspec import NormalAttackSpec, SimpleMainSpec, ValuePlusDiceSpec
 
@@ -258,6 +261,12 @@ class SimpleMain:
             follow_up(ctx, f, ctx.state.by_name[used.targets[0]])
 
 
+def refuses_follow_up(ctx: Resolution, f: Fighter) -> bool:
+    """R-ORM-PLAN-1: an active ``never follow up [when C]`` whose C holds."""
+    cond = CondContext(ctx.state, f)
+    return any(isinstance(c, NeverFollowUp) and f.clause_active(c.line) and c.when(cond) for c in f.plan.clauses)
+
+
 def follow_up(ctx: Resolution, user: Fighter, target: Fighter) -> None:
     """R-ORM-SUP-2: the first ally in roster order in ``user``'s area, not
     acted, not frozen, with ``target`` standing within its normal attack's
@@ -275,8 +284,10 @@ def follow_up(ctx: Resolution, user: Fighter, target: Fighter) -> None:
         attack = ally.skills[entry]
         if attack.id != NORMAL_ATTACK_ID or not st.metric.in_range(ally.square, target.square, attack.range):
             continue
-        if gate_blocking(st, ally, attack, target) is not None:
+        if gate_blocking(st, ally, attack, target) is not None or refuses_follow_up(ctx, ally):
             continue
+        if not restrict(ctx, ally, attack, [target]):
+            continue  # `never target` naming it (or `only target` leaving it out)
         ctx.emit(E.FollowUp(turn=ctx.turn, actor=ally.name, supporting=user.name, target=target.name))
         memory = orm_of(ally)
         memory.cause = "follow_up"

@@ -172,11 +172,25 @@ class HitCheck(Protocol):
         A miss skips every target.  tcgt: a hit, no draw."""
         ...
 
+    def counter_check(self, ctx: Resolution, owner: Fighter, skill: Skill, attacker: Fighter,
+                      element: Element) -> Check:
+        """Called per counter hit in range, before the attacker's defences:
+        whether it lands (R-ORM-CHK-4's own opposed check).  tcgt: a hit, no
+        draw (R-SK-1a)."""
+        ...
+
 
 class DamageRule(Protocol):
     """How much a hit deals before reductions, and how much a heal restores."""
 
     def damage(self, ctx: Resolution, use: Use, target: Fighter, check: Check) -> int:
+        ...
+
+    def counter_damage(self, ctx: Resolution, owner: Fighter, skill: Skill, victim: Fighter, amount: int,
+                       element: Element, check: Check) -> int:
+        """A counter hit's damage before the victim's reductions, from the
+        counter's own ``amount`` (R-ORM-CHK-4: ORM's power + dice).  tcgt:
+        ``amount``."""
         ...
 
     def heal(self, ctx: Resolution, use: Use, target: Fighter) -> int:

@@ -148,6 +148,10 @@ class QuietHitHooks:
     def declare(self, ctx: Resolution, use: Use) -> Check:
         return HIT
 
+    def counter_check(self, ctx: Resolution, owner: Fighter, skill: Skill, attacker: Fighter,
+                      element: Element) -> Check:
+        return HIT
+
 
 @dataclass(frozen=True, slots=True)
 class AlwaysHits(QuietHitHooks):
@@ -167,8 +171,19 @@ class NoArmour:
         return 0
 
 
+class PrintedCounters:
+    """The ``damage`` protocol's default for counter hits: their own number,
+    unchanged (R-TURN-3 (5))."""
+
+    __slots__ = ()
+
+    def counter_damage(self, ctx: Resolution, owner: Fighter, skill: Skill, victim: Fighter, amount: int,
+                       element: Element, check: Check) -> int:
+        return amount
+
+
 @dataclass(frozen=True, slots=True)
-class PrintedDamage(NoArmour):
+class PrintedDamage(NoArmour, PrintedCounters):
     """R-SK-3: the catalogue's damage and heal numbers, as printed."""
 
     def damage(self, ctx: Resolution, use: Use, target: Fighter, check: Check) -> int:
