@@ -151,12 +151,6 @@ class _Checker:
                 self.error("off-map", f"{where}.square", f"{square!r} is not a free square of the {width}x{height} map")
             if hp is not None and (type(hp) is not int or not 1 <= hp <= max_hp.get(name, 0)):
                 self.error("out-of-range", f"{where}.hp", f"must be 1..{max_hp.get(name, 0)}, not {hp!r}")
-        terrain = inputs.get("terrain")
-        if terrain is not None:
-            blocked = terrain.get("blocked") if isinstance(terrain, dict) else None
-            if not isinstance(blocked, list) or set(terrain) != {"blocked"} or not all(
-                    isinstance(sq, str) and square_on_map(sq, width, height) for sq in blocked):
-                self.error("bad-input", "inputs.terrain", "is not {blocked: [squares of the map]}")
         order = inputs.get("order")
         if order is not None and (not isinstance(order, list) or sorted(map(str, order)) != sorted(seen)
                                   or len(order) != len(names)):
