@@ -349,6 +349,7 @@ EN: dict[str, str] = {
     "soul.object_hit": "{actor}'s {skill} hits the object on {square}: {amount} damage (armour {armour}), strength {strength_after} left",
     "soul.object_destroyed": "The object on {square} is destroyed and removed",
     "soul.legend.terrain": "# = blocked, O = object, ~ = barrier (moving in costs 3)",
+    "soul.evasion.never": "{actor} does not evade (plan line {line}): hit",
 }
 
 JA: dict[str, str] = {
@@ -683,6 +684,7 @@ JA: dict[str, str] = {
     "soul.object_hit": "{actor} の{skill}が {square} のオブジェクトに命中: {amount} ダメージ（装甲 {armour}）、残り耐久 {strength_after}",
     "soul.object_destroyed": "{square} のオブジェクトは破壊され、取り除かれた",
     "soul.legend.terrain": "# = 進入不可、O = オブジェクト、~ = 障壁結界（進入に 3）",
+    "soul.evasion.never": "{actor} は回避しない（作戦 {line} 行目）: 命中",
 }
 
 MESSAGES: dict[str, dict[str, str]] = {"en": EN, "ja": JA}

@@ -259,6 +259,20 @@ def test_r_soul_move_3_routes_go_around_objects_and_blocked_areas() -> None:
     assert of(rec, E.Moved)[0].to_square == sq("b2")
 
 
+def test_r_soul_move_3_no_route_to_any_enemy_ends_without_a_draw() -> None:
+    """R-SOUL-MOVE-3: "an area with no route is never nearer than one with a
+    route; if no candidate has one, the move ends no_route, without a draw":
+    A is walled in by blocked areas, two enemies equally far: no ties draw."""
+    walls = tuple(sq(s) for s in ("b1", "b2", "a2"))
+    setup = with_terrain(battle(white=[soul("A", "a1", "slash")],
+                                black=[soul("B", "h8", "rest", patterns="水水水"),
+                                       soul("C", "h8", "rest", patterns="水水水")]),
+                         Terrain(blocked=walls))
+    rec, rng = run(setup)
+    assert [e.reason for e in of(rec, E.MoveEnd) if e.actor == "A"] == ["no_route"]  # focus: one move
+    assert not [d for d in rng.log if d[0] == "ties"]
+
+
 def test_r_soul_move_4_second_move_only_approaches_if_not_attacked() -> None:
     """R-SOUL-MOVE-4: "The second move follows the movement clauses, else the
     approach only if the character has not attacked": a failed check still

@@ -75,6 +75,10 @@ class BlockingSteps:
     engagement_lock: bool = False
     knockback: Literal["direct", "axis"] = "direct"
 
+    @property
+    def approach_needs_a_route(self) -> bool:
+        return False
+
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         """tcgt's reasons (sunk, engaged, bound), without ``engaged`` when
         there is no engagement lock."""

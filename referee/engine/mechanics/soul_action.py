@@ -127,6 +127,12 @@ class TerrainPoints(PointsMovement):
     minimum_move: bool = True
     engaging_ends_move: bool = True
 
+    @property
+    def approach_needs_a_route(self) -> bool:
+        """R-SOUL-MOVE-3: "if no candidate has one, the move ends no_route,
+        without a draw"."""
+        return True
+
     def points(self, f: Fighter, state: BattleState | None = None) -> int:
         """R-SOUL-MOVE-1: the formula, or ``barrier_start_points`` for one
         that never evades starting its action in a barrier."""
