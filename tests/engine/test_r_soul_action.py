@@ -448,3 +448,23 @@ def test_r_soul_file_1_sheet_block_is_read_and_refused_values(garb: str, tmp_pat
     path.write_text(base + "soulwired: {garb: silk, colour: red}\n", "utf-8")
     _, diags = load_sheet(path, ruleset("soulwired"))
     assert sorted(d.code for d in diags) == ["invalid-value", "unknown-field"]
+
+
+def test_r_soul_file_2_a_report_carries_the_terrain_and_replay_checks_it() -> None:
+    """R-SOUL-FILE-2: the terrain travels in the report's inputs (replay
+    rebuilds the battle from them); a malformed one is refused, not crashed on."""
+    import json
+    from pathlib import Path
+
+    from referee.app.inputcheck import check_report_inputs
+    from referee.app.inputs import setup_from_inputs
+
+    report = json.loads((Path(__file__).resolve().parents[2] / "fixtures" / "soulwired-6v6.json.golden")
+                        .read_text("utf-8"))
+    inputs = report["inputs"]
+    assert setup_from_inputs(inputs).terrain.objects[0] == TerrainObject(sq("a4"), 6, 1)
+    assert check_report_inputs(inputs, ruleset("soulwired"), "r.json") == []
+    inputs["terrain"]["barriers"] = ["z99"]
+    inputs["characters"][0]["soulwired"] = {"garb": "silk"}
+    codes = [(d.code, d.message) for d in check_report_inputs(inputs, ruleset("soulwired"), "r.json")]
+    assert [c for c, _ in codes] == ["bad-input", "bad-input"]
