@@ -468,3 +468,18 @@ def test_r_soul_file_2_a_report_carries_the_terrain_and_replay_checks_it() -> No
     inputs["characters"][0]["soulwired"] = {"garb": "silk"}
     codes = [(d.code, d.message) for d in check_report_inputs(inputs, ruleset("soulwired"), "r.json")]
     assert [c for c, _ in codes] == ["bad-input", "bad-input"]
+
+
+def test_r_soul_terr_1_a_knockback_into_an_object_hits_a_wall_barriers_do_not() -> None:
+    """R-SOUL-TERR-1: "a knockback into one hits a wall (R-KNOCK-3).
+    Knockback ignores barriers": Pressurize pushes B east into the object on
+    e3 (wall: 1 damage, B stays); a barrier there would not stop it."""
+    def push(terrain: Terrain) -> Any:
+        setup = with_terrain(battle(white=[soul("A", "c3", "pressurize", patterns="風風風")],
+                                    black=[soul("B", "d3", "rest", patterns="水水水")]), terrain)
+        rec, _ = run(setup, checks=[6, 1, 1, 1, 1], knockback=[True])
+        return of(rec, E.Knockback)[0]
+    wall = push(Terrain(objects=(TerrainObject(sq("e3"), 3, 0),)))
+    assert (wall.wall, wall.to_square) == (True, sq("d3"))
+    free = push(Terrain(barriers=(sq("e3"),)))
+    assert (free.wall, free.to_square) == (False, sq("e3"))
