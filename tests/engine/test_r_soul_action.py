@@ -483,3 +483,16 @@ def test_r_soul_terr_1_a_knockback_into_an_object_hits_a_wall_barriers_do_not() 
     assert (wall.wall, wall.to_square) == (True, sq("d3"))
     free = push(Terrain(barriers=(sq("e3"),)))
     assert (free.wall, free.to_square) == (False, sq("e3"))
+
+
+def test_r_soul_act_1_the_soul_action_needs_points_and_pools(tmp_path: Any) -> None:
+    """R-SOUL-ACT-1's moves spend movement points (R-SOUL-MOVE-1) and its
+    stances move d6-pool checks (R-SOUL-STANCE-1/2): a house ruleset naming
+    the soul action without them is refused at its field, not crashed on."""
+    from referee.diagnostics import ReferError
+    from referee.ruleset import load_ruleset
+    path = tmp_path / "h.ruleset.yaml"
+    path.write_text("extends: tcgt\nmechanics:\n  action: {kind: soul, offensive_uses: 1}\n", "utf-8")
+    with pytest.raises(ReferError) as err:
+        load_ruleset(path)
+    assert [(d.code, d.line) for d in err.value.diagnostics] == [("mechanic-needs-partner", 3)] * 2
