@@ -32,6 +32,7 @@ from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
 from referee.mechanicspec import ORM_TERRAIN, SOUL_TERRAIN, WIZ_SIZE, feature_providers
 from referee.plan import parse_plan
+from referee.plan.ast import AttackObjectAt
 from referee.plan.check import plan_character_names
 from referee.ormfiles import check_pcs
 from referee.ruleset import Ruleset, load_ruleset
@@ -356,6 +357,7 @@ class _BattleLoader:
         entries = self._apply_setup(self._loaded, known, ruleset)
         order = self._order(known)
         terrain = self._terrain(ruleset, entries)
+        self._object_orders(entries, terrain)
         if known is not None:
             # with the battle's names known, a name is checked for real
             # (unknown-character); the sheet's "reads like a keyword" guess goes
@@ -753,3 +755,19 @@ class _BattleLoader:
                            at_key=True)
                 ok = False
         return terrain if ok and not terrain.empty else None
+
+    def _object_orders(self, entries: list[BattleEntry] | None, terrain: Terrain | None) -> None:
+        """R-SOUL-PLAN-5: a warning for ``attack object at SQ`` in a battle
+        with no object at SQ (the clause never applies here)."""
+        objects = {square_name(o.square) for o in terrain.objects} if terrain is not None else set()
+        for entry in entries or ():
+            plan = entry.plan
+            for clause in getattr(plan, "clauses", ()):
+                if isinstance(clause, AttackObjectAt) and clause.square.name not in objects:
+                    sheet = entry.sheet
+                    line = clause.square.line + sheet.plan_line_offset
+                    column = clause.square.column + (sheet.plan_column_offset if clause.square.column else 0)
+                    self.diags.append(Diagnostic(
+                        sheet.plan_file or sheet.file, line, column, "no-object-there",
+                        f"{entry.name}'s plan attacks an object at {clause.square.name}, but this battle has no "
+                        f"object there; the clause never applies (R-SOUL-PLAN-5)", severity="warning"))

@@ -567,6 +567,29 @@ def mechanics_diagnostics(doc: YamlDocument, path: tuple[str, ...] = ("mechanics
             if name not in entry:
                 diags.append(doc.diagnostic((*where, "kind"), "missing-field",
                                             f"{slot} kind {kind!r} needs {name!r}"))
+    diags += _partner_diagnostics(doc, block, path)
+    return diags
+
+
+#: Kinds that run only beside certain others (slot, kind) -> what they need:
+#: (slot, kind, a parameter that must be written or None).  soulwired's
+#: action moves by points with terrain costs and reads d6_pool's numbers.
+PARTNERS: dict[tuple[str, str], tuple[tuple[str, str, str | None], ...]] = {
+    ("action", "soul"): (("movement", "points", "barrier_cost"), ("hit", "d6_pool", None)),
+}
+
+
+def _partner_diagnostics(doc: YamlDocument, block: Mapping[str, Mapping[str, object]],
+                         path: tuple[str, ...]) -> list[Diagnostic]:
+    diags: list[Diagnostic] = []
+    for slot in SLOTS:
+        kind = str(block[slot]["kind"])
+        for other, other_kind, param in PARTNERS.get((slot, kind), ()):
+            entry = block[other]
+            if str(entry["kind"]) != other_kind or (param is not None and param not in entry):
+                needs = f"{other}: {{kind: {other_kind}" + (f", {param}: ...}}" if param else "}")
+                diags.append(doc.diagnostic((*path, slot, "kind"), "mechanic-needs-partner",
+                                            f"{slot} kind {kind!r} runs only with {needs}"))
     return diags
 
 

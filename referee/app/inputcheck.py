@@ -156,6 +156,39 @@ class _Checker:
                                   or len(order) != len(names)):
             self.error("order-incomplete", "inputs.order", "must list every character exactly once")
 
+    # --- soulwired, issue 12: the terrain and the sheet blocks (R-SOUL-FILE-1/2) ---
+
+    def soulwired(self, inputs: Mapping[str, Any]) -> None:
+        """``terrain`` and each character's ``soulwired`` block have the
+        shapes the referee writes, so replay can rebuild them."""
+        width, height = self.ruleset.map.width, self.ruleset.map.height
+
+        def square_ok(value: Any) -> bool:
+            return isinstance(value, str) and square_on_map(value, width, height)
+
+        terrain = inputs.get("terrain")
+        if terrain is not None:
+            ok = isinstance(terrain, dict) and not set(terrain) - {"blocked", "barriers", "objects"}
+            if ok:
+                for key in ("blocked", "barriers"):
+                    value = terrain.get(key, [])
+                    ok = ok and isinstance(value, list) and all(square_ok(v) for v in value)
+                objects = terrain.get("objects", [])
+                ok = ok and isinstance(objects, list) and all(
+                    isinstance(o, dict) and not set(o) - {"square", "strength", "armour"} and square_ok(o.get("square"))
+                    and type(o.get("strength")) is int and o["strength"] >= 1
+                    and type(o.get("armour", 0)) is int and o.get("armour", 0) >= 0 for o in objects)
+            if not ok:
+                self.error("bad-input", "inputs.terrain", "is not {blocked, barriers, objects} on this map")
+        for index, c in enumerate(inputs["characters"]):
+            block = c.get("soulwired") if isinstance(c, dict) else None
+            if block is None:
+                continue
+            if not isinstance(block, dict) or set(block) - {"garb", "evasion_type"} or \
+                    block.get("garb", "evasive") not in ("evasive", "armoured") or \
+                    block.get("evasion_type", "normal") not in ("normal", "none"):
+                self.error("bad-input", f"inputs.characters[{index}].soulwired", "is not {garb, evasion_type}")
+
     def ruleset_facts(self, inputs: Mapping[str, Any]) -> None:
         chars = [c for c in inputs["characters"] if isinstance(c, dict) and isinstance(c.get("skills"), list)]
         wanted = [s for c in chars for s in c["skills"] if isinstance(s, str)]
@@ -186,6 +219,7 @@ def check_report_inputs(inputs: Any, ruleset: Ruleset, shown: str,
             names.append(name)
             max_hp[name] = ruleset.max_hp(c["body"])
     checker.battle(inputs, names, max_hp)
+    checker.soulwired(inputs)
     checker.ruleset_facts(inputs)
     if digest is not None:
         again = inputs_digest(inputs)

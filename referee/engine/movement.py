@@ -76,6 +76,8 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
         return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
     dist = {e.name: _dist(b, f, f.square, e.square) for e in enemies}
     nearest = min(dist.values())
+    if nearest >= _NO_ROUTE and b.mechanics.movement.approach_needs_a_route:
+        return _stay(b, f, "no_route", None, "R-MOVE-6", report_stay)
     tied = [e for e in enemies if dist[e.name] == nearest]
     if len(tied) > 1:
         crowd = {e.name: sum(1 for o in enemies if o.square == e.square) for e in tied}
@@ -138,7 +140,11 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
 def _dist(b: Resolution, mover: Fighter, a: Square, z: Square) -> int:
     """Route length for ``mover`` by the movement mechanic (R-MOVE-5/6); unreachable sorts last."""
     d = b.mechanics.movement.route_length(b.state, mover, a, z)
-    return d if d is not None else 10_000
+    return d if d is not None else _NO_ROUTE
+
+
+#: The distance an unreachable area sorts at (after every real route).
+_NO_ROUTE = 10_000
 
 
 def _step_toward(b: Resolution, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str,

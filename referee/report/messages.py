@@ -410,6 +410,7 @@ EN: dict[str, str] = {
     "soul.object_destroyed": "The object on {square} is destroyed and removed",
     "soul.legend.terrain": "# = blocked, O = object, ~ = barrier (moving in costs 3)",
     "result.army_reduced.none": "{winner} wins: the other army has no one left standing during turn {turns} (R-GOAL-1, R-ORM-END-1).",
+    "soul.evasion.never": "{actor} does not evade (plan line {line}): hit",
 }
 
 JA: dict[str, str] = {
@@ -805,6 +806,7 @@ JA: dict[str, str] = {
     "soul.object_destroyed": "{square} のオブジェクトは破壊され、取り除かれた",
     "soul.legend.terrain": "# = 進入不可、O = オブジェクト、~ = 障壁結界（進入に 3）",
     "result.army_reduced.none": "{winner}の勝利：第{turns}ターン中に相手軍が全滅した（R-GOAL-1、R-ORM-END-1）。",
+    "soul.evasion.never": "{actor} は回避しない（作戦 {line} 行目）: 命中",
 }
 
 MESSAGES: dict[str, dict[str, str]] = {"en": EN, "ja": JA}

@@ -709,7 +709,8 @@ class WrittenReport(EventVisitor):
         """R-SOUL-HIT-3..5: dice committed, faces, and the dice left."""
         self._why(self._m(f"soul.evasion.why.{e.reason}", n=e.committed, before=e.dice_before, line=e.line))
         if e.committed == 0:
-            self._item(self._m("soul.evasion.none", actor=e.actor))
+            key = "soul.evasion.never" if e.reason == "clause" and e.dice_before else "soul.evasion.none"
+            self._item(self._m(key, actor=e.actor, line=e.line))
             return
         level = self._m("soul.evasion.level", level=e.level) if e.melee and e.level else ""
         self._item(self._m("soul.evasion", actor=e.actor, n=e.committed, difficulty=e.difficulty, level=level,

@@ -1,6 +1,6 @@
 """House rulesets carrying soulwired's built mechanics on tcgt's others, for
-the R-SOUL scenario tests (the whole ``soulwired`` ruleset needs the soul
-action, not built yet)."""
+the R-SOUL scenario tests that isolate one mechanic (the whole ``soulwired``
+ruleset is ``ruleset("soulwired")``)."""
 
 from __future__ import annotations
 

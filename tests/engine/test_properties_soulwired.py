@@ -10,6 +10,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.board import square_name
 from referee.engine import events as E
 from referee.engine.battle import resolve_battle
 
@@ -53,5 +54,54 @@ def test_invariants_hold_in_random_soulwired_battles(data, size, seed) -> None: 
     record = resolve_battle(setup, rs, seed)
     check_invariants(record, setup, 60)
     check_soul_invariants(record)
+    again = resolve_battle(setup, rs, seed)
+    assert [e.to_json() for e in again.events] == [e.to_json() for e in record.events]
+
+
+# --- issue 12: the whole soulwired ruleset (soul action, points, terrain) ---
+
+
+def check_terrain_invariants(record) -> None:  # type: ignore[no-untyped-def]
+    """Nobody stands in a blocked or object area (R-SOUL-TERR-1), at any
+    moment: placed, moved or knocked back."""
+    closed: set[str] = set()
+    for ev in record.events:
+        if isinstance(ev, E.Terrain):
+            closed = {square_name(s) for s in ev.blocked} | {str(o["square"]) for o in ev.objects}
+        elif isinstance(ev, E.ObjectDestroyed):
+            closed.discard(square_name(ev.square))
+        elif isinstance(ev, E.Placed):
+            assert square_name(ev.square) not in closed, ev
+        elif isinstance(ev, (E.Moved, E.Knockback)):
+            assert square_name(ev.to_square) not in closed, ev
+        elif isinstance(ev, E.MoveEnd) and ev.phase in ("first", "second"):
+            assert ev.points_left >= 0
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.integers(1, 4), st.integers(0, 10**6))
+def test_invariants_hold_in_random_battles_of_the_soulwired_ruleset(data, size, seed) -> None:  # type: ignore[no-untyped-def]
+    """The built-in ``soulwired`` ruleset on random terrain: the shared
+    invariants, evasion dice never negative, the level never falling, nobody
+    inside an object, and identical replays."""
+    from dataclasses import replace
+
+    from referee.board import Square
+    from referee.ruleset import load_ruleset
+    from referee.terrain import Terrain, TerrainObject
+
+    setup = random_setup(lambda n: data.draw(st.integers(0, n - 1)), size)
+    squares = data.draw(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=6, unique=True))
+    kinds = [data.draw(st.integers(0, 2)) for _ in squares]
+    cells = [Square(file=f, rank=r) for f, r in squares]
+    terrain = Terrain(tuple(s for s, k in zip(cells, kinds) if k == 0), tuple(s for s, k in zip(cells, kinds) if k == 1),
+                      tuple(TerrainObject(s, 1 + data.draw(st.integers(0, 5)), data.draw(st.integers(0, 2)))
+                            for s, k in zip(cells, kinds) if k == 2))
+    setup = replace(setup, terrain=terrain, order=None if data.draw(st.booleans()) else setup.order)
+    rs = replace(load_ruleset("soulwired"), turn_limit=40)
+    record = resolve_battle(setup, rs, seed)
+    check_invariants(record, setup, 40)
+    check_soul_invariants(record)
+    check_terrain_invariants(record)
     again = resolve_battle(setup, rs, seed)
     assert [e.to_json() for e in again.events] == [e.to_json() for e in record.events]

@@ -2,8 +2,9 @@
 attack checks, evasion dice and hard mode, each as a scenario with fixed
 squares and order and scripted ``checks`` dice (faces as on the table).
 
-The soul action (stances: R-SOUL-STANCE-*) is not built yet, so these run
-under tcgt's action: every attack check is at NORMAL (no focus step)."""
+These run soulwired's hit and stall mechanics under tcgt's action (a house
+ruleset), so every attack check is at NORMAL (no stance step); the whole
+ruleset, stances included, is tested in ``test_r_soul_action.py``."""
 
 from __future__ import annotations
 

@@ -82,3 +82,37 @@ def test_replay_confirms_a_soulwired_report(tmp_path: Path) -> None:
     assert '"committed": 2' in text
     tampered.write_text(text.replace('"committed": 2', '"committed": 1', 1), "utf-8")
     assert main(["replay", str(tampered)]) != 0
+
+
+# --- issue 12: the whole ruleset's fixtures (stances, moves, terrain, objects) ---
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def terrain_report():  # type: ignore[no-untyped-def]
+    return resolve_file(FIXTURES / "soulwired-6v6.battle.yaml")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_explain_gives_the_stance_choice_and_the_moves(terrain_report, lang: str) -> None:  # type: ignore[no-untyped-def]
+    """``--explain`` covers stance and evasion choices (issue 12 item 3)."""
+    text = render(terrain_report, "text", lang, explain=True)
+    assert "R-SOUL-STANCE-3" in text and "R-SOUL-PLAN-1" in text and "R-SOUL-HIT-4" in text
+    assert ("first move ends" in text) if lang == "en" else ("第一移動終了" in text)
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html", "bbcode", "discord"])
+def test_every_board_draws_the_terrain(terrain_report, fmt: str) -> None:  # type: ignore[no-untyped-def]
+    """R-SOUL-TERR-1 / issue 12 item 1: terrain "drawn on every board"."""
+    out = render(terrain_report, fmt, "en", full=True)
+    assert "O = object" in out and "~ = barrier" in out
+
+
+def test_objects_and_armour_are_reported(terrain_report) -> None:  # type: ignore[no-untyped-def]
+    events = json.loads(render(terrain_report, "json"))["events"]
+    hit = next(e for e in events if e["type"] == "object_hit")
+    text = render(terrain_report, "text", "en", full=True)
+    assert f"hits the object on {hit['square']}" in text and "is destroyed and removed" in text
+    assert "armour takes 1 off" in text
+    assert "Hard mode 1" in text

@@ -92,6 +92,10 @@ class BlockingSteps:
                    if g is not mover and not g.down and g.team == team and g.square == square)
         return held < self.capacity_per_side
 
+    @property
+    def approach_needs_a_route(self) -> bool:
+        return False
+
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         """tcgt's reasons (sunk, engaged, bound), without ``engaged`` when
         there is no engagement lock."""

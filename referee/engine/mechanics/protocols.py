@@ -107,6 +107,13 @@ class Movement(Protocol):
         unreachable."""
         ...
 
+    @property
+    def approach_needs_a_route(self) -> bool:
+        """Whether R-MOVE-6's approach ends ``no_route`` without a draw when
+        no enemy has a route at all (R-SOUL-MOVE-3); tcgt: False (the tied
+        enemies are drawn among first, then the step finds no route)."""
+        ...
+
     def push_direction(self, ctx: Resolution, attacker: Square, target: Square) -> Direction:
         """The direction a knockback from ``attacker`` pushes ``target``
         (R-KNOCK-1/2, R-ORM-KNOCK-1); draws on ``knockback`` when the rule

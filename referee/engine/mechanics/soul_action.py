@@ -43,6 +43,59 @@ Decision = tuple[bool, str, int | None]
 # ------------------------------------------------------------------ movement
 
 
+@functools.lru_cache(maxsize=64)
+def _indexed(graph: MapGraph) -> tuple[tuple[Square, ...], dict[Square, int], tuple[tuple[int, ...], ...]]:
+    """The map's areas by index and each one's neighbours' indices (the
+    searches below run on small ints, not on squares)."""
+    squares = graph.squares
+    index = {sq: i for i, sq in enumerate(squares)}
+    return squares, index, tuple(tuple(index[n] for n in graph.neighbours(sq)) for sq in squares)
+
+
+def _search(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int, may_enter_barriers: bool,
+            stops: frozenset[Square], start: Square, reverse: bool) -> dict[Square, int]:
+    """Least total step cost from ``start`` (``reverse``: to ``start``) over
+    the map: entering an area costs 1, ``barrier_cost`` for a barrier (never
+    entered by one that does not evade); a route never continues from an
+    area of ``stops`` but its first (forward) or last (reverse) one."""
+    squares, index, neighbours = _indexed(graph)
+    origin = index.get(start)
+    if origin is None:
+        return {}
+    n = len(squares)
+    step = [1] * n
+    closed = [False] * n
+    for b in barriers:
+        i = index.get(b)
+        if i is not None:
+            step[i] = barrier_cost
+            closed[i] = not may_enter_barriers
+    stop = [False] * n
+    for sqr in stops:
+        i = index.get(sqr)
+        if i is not None:
+            stop[i] = True
+    best: list[int | None] = [None] * n
+    best[origin] = 0
+    heap = [(0, origin)]
+    while heap:
+        cost, i = heapq.heappop(heap)
+        if cost != best[i]:
+            continue
+        if i != origin and stop[i]:
+            continue
+        for j in neighbours[i]:
+            # forward: entering j costs step[j]; reverse: j enters i, costing step[i]
+            if closed[j] or (reverse and closed[i]):
+                continue
+            total = cost + (step[i] if reverse else step[j])
+            known = best[j]
+            if known is None or total < known:
+                best[j] = total
+                heapq.heappush(heap, (total, j))
+    return {squares[i]: c for i, c in enumerate(best) if c is not None}
+
+
 @functools.lru_cache(maxsize=4096)
 def least_costs(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int, may_enter_barriers: bool,
                 stops: frozenset[Square], src: Square) -> dict[Square, int]:
@@ -51,26 +104,16 @@ def least_costs(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int,
     a character that does not evade); a route may end in, but never pass
     through, an area of ``stops`` (one holding an enemy, clarification).
     Cached on immutable facts: the same position is asked many times."""
-    best = {src: 0}
-    heap: list[tuple[int, Square]] = [(0, src)]
-    while heap:
-        cost, sq = heapq.heappop(heap)
-        if cost > best.get(sq, cost):
-            continue
-        if sq != src and sq in stops:
-            continue
-        for n in graph.neighbours(sq):
-            if n in barriers:
-                if not may_enter_barriers:
-                    continue
-                step = barrier_cost
-            else:
-                step = 1
-            total = cost + step
-            if total < best.get(n, total + 1):
-                best[n] = total
-                heapq.heappush(heap, (total, n))
-    return best
+    return _search(graph, barriers, barrier_cost, may_enter_barriers, stops, src, False)
+
+
+@functools.lru_cache(maxsize=4096)
+def costs_to(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int, may_enter_barriers: bool,
+             stops: frozenset[Square], dst: Square) -> dict[Square, int]:
+    """The least total step cost from every area to ``dst`` under the same
+    rules (one search answers R-MOVE-5's "first steps of least-cost routes"
+    for every neighbour at once)."""
+    return _search(graph, barriers, barrier_cost, may_enter_barriers, stops, dst, True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +126,12 @@ class TerrainPoints(PointsMovement):
     barrier_start_points: int = 1
     minimum_move: bool = True
     engaging_ends_move: bool = True
+
+    @property
+    def approach_needs_a_route(self) -> bool:
+        """R-SOUL-MOVE-3: "if no candidate has one, the move ends no_route,
+        without a draw"."""
+        return True
 
     def points(self, f: Fighter, state: BattleState | None = None) -> int:
         """R-SOUL-MOVE-1: the formula, or ``barrier_start_points`` for one
@@ -132,9 +181,11 @@ class TerrainPoints(PointsMovement):
         total = self.route_length(state, mover, here, dst)
         if not total:
             return ()
+        stops = frozenset(e.square for e in state.enemies_of(mover))
+        to_dst = costs_to(state.graph, state.barriers, self.barrier_cost, mover.evasion_type != "none", stops, dst)
         firsts = [n for n in self.enterable(state, mover)
-                  if (rest := self.route_length(state, mover, n, dst)) is not None
-                  and self.cost(state, n) + rest == total and (n == dst or not _holds_enemy(state, mover, n))]
+                  if (rest := to_dst.get(n)) is not None and self.cost(state, n) + rest == total
+                  and (n == dst or n not in stops)]
         ok = [n for n in firsts if self.affordable(state, mover, n)]
         soul = mover.mechanic_state
         if isinstance(soul, SoulFighter):
@@ -143,10 +194,6 @@ class TerrainPoints(PointsMovement):
             return ()
         best = min(euclidean_sq(n, dst) for n in ok)
         return tuple(n for n in ok if euclidean_sq(n, dst) == best)
-
-
-def _holds_enemy(state: BattleState, mover: Fighter, sq: Square) -> bool:
-    return any(e.square == sq for e in state.enemies_of(mover))
 
 
 # ------------------------------------------------------------------ moves

@@ -37,6 +37,10 @@ class StepMovement:
 
     adjacency: Adjacency = "king"
 
+    @property
+    def approach_needs_a_route(self) -> bool:
+        return False
+
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         if state.is_sunk(mover.square):
             return "sunk"
