@@ -430,7 +430,7 @@ def test_r_soul_file_2_terrain_only_under_soulwired(tmp_path: Any) -> None:
     assert {"off-map", "duplicate-square", "out-of-range", "blocked-square"} <= {d.code for d in diags}
     (tmp_path / "t.battle.yaml").write_text(body.format(rs="tcgt"), "utf-8")
     _, diags = load_battle(tmp_path / "t.battle.yaml")
-    assert [d.code for d in diags] == ["terrain-not-in-ruleset"]
+    assert [d.code for d in diags] == ["clause-not-in-ruleset"]
 
 
 @pytest.mark.parametrize("garb", ["evasive", "armoured"])
