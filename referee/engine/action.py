@@ -27,11 +27,15 @@ from referee.engine.mechanics.protocols import Outcome
 CastHook = Callable[[Resolution, Fighter, int, Skill, list[Fighter], tuple[int, ...]], bool]
 
 
-def act(b: Resolution, f: Fighter) -> None:
-    """Resolve ``f``'s whole action.  :raises BattleOver: via the end rule."""
+def act(b: Resolution, f: Fighter, *, main_use: bool = False, cast: CastHook | None = None) -> None:
+    """Resolve ``f``'s whole action (R-TURN-2..5): pattern and panels, the
+    walk, maintenance, one move, the statuses' tick.  ``main_use`` and
+    ``cast`` go to :func:`walk` (R-WIZ-ACT-1, R-WIZ-CAST-1: Gase-Wiz's action
+    is tcgt's with one main use and delayed casts).
+    :raises BattleOver: via the end rule."""
     begin_action(b, f)
     b.mechanics.hit.start_action(b, f)
-    attacked = walk(b, f)
+    attacked = walk(b, f, main_use=main_use, cast=cast)
     if not f.down:
         maintenance(b, f)
     if not f.down:

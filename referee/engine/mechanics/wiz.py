@@ -22,9 +22,7 @@ from referee.engine import events as E
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
 from referee.engine.mechanics.tcgt import DecimalDice, NoInnateSkills, QuietHitHooks, announce_targets
-from referee.engine.action import begin_action, maintenance, walk
-from referee.engine.movement import move_step
-from referee.engine.statuses import tick
+from referee.engine.action import act
 from referee.engine.targeting import pick, preference_for
 from referee.engine.mechanics.wiz_targets import area_extension, area_of, area_use, is_weapon_skill, level
 from referee.engine.mechanics.wiz_turn import play_by_value, try_cast
@@ -199,8 +197,6 @@ class OneMainUse(NoInnateSkills):
     cast_delay: bool = True
 
     def act(self, ctx: Resolution, f: Fighter) -> None:
-        begin_action(ctx, f)
-        ctx.mechanics.hit.start_action(ctx, f)
         area = ctx.mechanics.area
         extension = area.extension if isinstance(area, RolledGroups) else None
 
@@ -208,15 +204,7 @@ class OneMainUse(NoInnateSkills):
                  base: tuple[int, ...]) -> bool:
             return try_cast(b, user, entry, skill, pool, base, extension)
 
-        attacked = walk(ctx, f, main_use=True, cast=cast if self.cast_delay else None)
-        if not f.down:
-            maintenance(ctx, f)
-        if not f.down:
-            move_step(ctx, f, attacked)
-        f.acted = True
-        if not f.down:
-            tick(ctx, f)
-        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
+        act(ctx, f, main_use=True, cast=cast if self.cast_delay else None)
 
 
 # ------------------------------------------------------------------ area uses (R-WIZ-AREA-*)
