@@ -942,22 +942,23 @@ def _sizes(value: object) -> Problems:
     return [] if ok else [((), "the size ranks [T, S, M, L, H] (R-WIZ-MIS-1)")]
 
 
-def _aim_off(value: object) -> Problems:
-    return [] if value is False else [((), "false (the aim module, R-WIZ-AIM-1, is not implemented yet in this version)")]
-
-
 def _in_value(kind: str, p: Mapping[str, object]) -> MechanicSpec:
     return InValueSpec(kind, str(p.get("tie", "decimal_dice")), cast(int, p.get("dice", 3)),
                        cast(int, p.get("sides", 6)), cast(Reroll, p.get("reroll", "once_per_battle")))
 
 
 def _percentile(kind: str, p: Mapping[str, object]) -> MechanicSpec:
+    """The percentile spec; with ``aim: true`` the aim module's subclass
+    (:class:`AimPercentileSpec`, R-WIZ-AIM-1)."""
     facing = cast(Mapping[str, int], p.get("facing", {"side": 10, "back": 20}))
     missile = cast(Mapping[str, int], p.get("missile", {"base": 5, "per_extra_opponent": 2}))
-    return PercentileSpec(kind, cast(int, p.get("base", 70)), cast(int, p.get("per_reflex", 5)),
+    spec = PercentileSpec(kind, cast(int, p.get("base", 70)), cast(int, p.get("per_reflex", 5)),
                           cast(int, p.get("min", 5)), cast(int, p.get("max", 95)),
                           facing["side"], facing["back"], missile["base"], missile["per_extra_opponent"],
                           tuple(cast(list[str], p.get("sizes", ["T", "S", "M", "L", "H"]))))
+    if p.get("aim") is True:
+        return AimPercentileSpec(**{f.name: getattr(spec, f.name) for f in fields(spec)}, aim=True)
+    return spec
 
 
 _WIZ_BUILT: tuple[KindInfo, ...] = (
@@ -967,7 +968,7 @@ _WIZ_BUILT: tuple[KindInfo, ...] = (
     KindInfo("hit", "percentile", "R-WIZ-HIT-1/2, MELEE-1/2, MIS-1 (variant-wiz.md)",
              {"base": _int_in(0, 100), "per_reflex": _int_in(0, 100), "min": _int_in(0, 100),
               "max": _int_in(0, 100), "facing": _int_map("side", "back"),
-              "missile": _int_map("base", "per_extra_opponent"), "sizes": _sizes, "aim": _aim_off},
+              "missile": _int_map("base", "per_extra_opponent"), "sizes": _sizes, "aim": _is_bool},
              (), _percentile),
 )
 for _info in _WIZ_BUILT:
@@ -1164,3 +1165,22 @@ _d6_info = KINDS["hit"]["d6_pool"]
 KINDS["hit"]["d6_pool"] = KindInfo(
     "hit", "d6_pool", _d6_info.source, {**_d6_info.params, "evasion": _soul_evasion}, _d6_info.required,
     _d6_pool_soul, features=frozenset({SOUL_EVASION, SOUL_INCOMING, SOUL_PREFERENCE, SOUL_SHEET}))
+
+
+# --- wiz: the aim module (variant-wiz.md R-WIZ-AIM-1) ---
+
+
+@dataclass(frozen=True)
+class AimPercentileSpec(PercentileSpec):
+    """``hit: {kind: percentile, ..., aim: true}`` (R-WIZ-AIM-1): the percentile
+    hit roll with the aim module on.  A subclass, built only when ``aim`` is
+    true, so the built-in ``wiz`` spec (``aim: false``) and every report listing
+    its parameters stay as they are."""
+
+    aim: bool = True
+
+    def extra_features(self) -> frozenset[str]:
+        """R-WIZ-PLAN-1: ``take aim at`` is a plan word only with ``aim`` on;
+        R-WIZ-CHECK-1 refuses it with ``aim`` off."""
+        return frozenset({WIZ_AIM})
+

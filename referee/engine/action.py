@@ -35,11 +35,16 @@ def act(b: Resolution, f: Fighter, *, main_use: bool = False, cast: CastHook | N
     :raises BattleOver: via the end rule."""
     begin_action(b, f)
     b.mechanics.hit.start_action(b, f)
-    attacked = walk(b, f, main_use=main_use, cast=cast)
+    aim_line = b.mechanics.hit.aiming(b, f)  # R-WIZ-AIM-1: aiming skips the walk and the move
+    attacked = walk(b, f, main_use=main_use, cast=cast) if aim_line is None else False
     if not f.down:
         maintenance(b, f)
     if not f.down:
-        move_step(b, f, attacked)
+        if aim_line is None:
+            move_step(b, f, attacked)
+        else:
+            b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason="aiming", line=aim_line,
+                            rule="R-WIZ-AIM-1"))
     f.acted = True
     if not f.down:
         tick(b, f)

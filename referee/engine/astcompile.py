@@ -359,9 +359,9 @@ def compile_clause(clause: A.Clause, ruleset: Ruleset, allies: frozenset[str] = 
         # same as ``never target WHO`` -- so it is compiled as that exclusion.
         return _restriction(line, when, conditional, True, _spared(clause.who, ruleset), None, False, on_target)
     if isinstance(clause, A.TakeAim):
-        # R-WIZ-AIM-1: the aim module is not built; `check` refuses the
-        # clause under every ruleset (its feature is never given).
-        return R.Flag(line, never, True, R.PlanFlag.FRIENDLY_FIRE)
+        # R-WIZ-AIM-1: `check` refuses the clause unless the ruleset's hit
+        # roll has the aim module on; the percentile mechanic reads it.
+        return R.TakeAim(line, when, conditional, clause.character.name)
     if isinstance(clause, A.Extend):
         count = None if clause.count == "max" else int(clause.count)
         return R.Extend(line, when, conditional, _skill_id(clause.skill, ruleset), count)

@@ -319,3 +319,14 @@ class Ride(Clause):
 @dataclass(frozen=True, slots=True)
 class NeverFollowUp(Clause):
     """``never follow up [when C]`` (R-ORM-PLAN-1, R-ORM-SUP-2)."""
+
+
+# --- wiz: the aim module (variant-wiz.md R-WIZ-AIM-1) ---
+
+
+@dataclass(frozen=True, slots=True)
+class TakeAim(Clause):
+    """``take aim at NAME [when C]`` (R-WIZ-AIM-1), read by the percentile hit
+    mechanic with ``aim`` on from ``PlanRules.clauses`` (file order)."""
+
+    name: str = ""

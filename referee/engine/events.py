@@ -1362,3 +1362,35 @@ class ObjectDestroyed(Event):
 
 
 EVENT_TYPES.update({cls.TYPE: cls for cls in (Terrain, Stance, MovePhase, Armour, ObjectHit, ObjectDestroyed)})
+
+
+# --- wiz: the aim module (variant-wiz.md R-WIZ-AIM-1, R-WIZ-EV-1) ---
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Aimed(Event):
+    """``actor`` spent its walk and movement taking aim at ``target``
+    (R-WIZ-AIM-1): its missile uses on ``target`` take no penalty.  ``line``
+    is the ``take aim at`` clause's."""
+
+    TYPE: ClassVar[str] = "aimed"
+    actor: str
+    target: str
+    line: int
+    rule: str = "R-WIZ-AIM-1"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AimLost(Event):
+    """``actor``'s aim on ``target`` ended (R-WIZ-AIM-1): ``reason`` is
+    ``moved``, ``pushed``, ``other_target`` (a missile use on anyone else) or
+    ``new_aim`` (it took aim at someone else)."""
+
+    TYPE: ClassVar[str] = "aim_lost"
+    actor: str
+    target: str
+    reason: str
+    rule: str = "R-WIZ-AIM-1"
+
+
+EVENT_TYPES.update({cls.TYPE: cls for cls in (Aimed, AimLost)})

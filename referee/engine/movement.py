@@ -162,6 +162,7 @@ def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: i
     f.square = to
     b.emit(E.Moved(turn=b.turn, actor=f.name, from_square=start, to_square=to, mode=mode,
                    toward=toward, line=line, rule=rule))
+    b.mechanics.hit.relocated(b, f, "moved")  # R-WIZ-AIM-1: aim ends when it moves
 
 
 def _stay(b: Resolution, f: Fighter, reason: str, line: int | None, rule: str, report: bool = True) -> str:

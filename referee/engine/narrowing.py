@@ -37,6 +37,7 @@ def narrow_if_due(b: Resolution, schedule: Sequence[NarrowingStage]) -> None:
         f.square = rect.clamp(start)
         pushed.append(f)
         b.emit(E.Pushed(turn=st.turn, target=f.name, from_square=start, to_square=f.square))
+        b.mechanics.hit.relocated(b, f, "pushed")  # R-WIZ-AIM-1: aim ends when it is pushed
     for sink in [s for s in st.sinks if not rect.contains(s.square)]:
         st.sinks.remove(sink)
         b.emit(E.SinkEnded(turn=st.turn, actor=sink.owner, square=sink.square, cause="narrowing",

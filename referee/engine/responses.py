@@ -154,6 +154,8 @@ def push(b: Resolution, victim: Fighter, away_from: Fighter, actor: str, skill: 
     victim.square = dest
     b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=dest,
                        direction=direction.name, wall=wall, actor=actor, skill=skill, rule=rule))
+    if dest != start:
+        b.mechanics.hit.relocated(b, victim, "pushed")  # R-WIZ-AIM-1: aim ends when it is pushed
     if wall:
         b.lose_hp(victim, 1, "wall", actor=actor, skill=skill, rule="R-KNOCK-3")
 

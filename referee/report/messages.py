@@ -411,6 +411,14 @@ EN: dict[str, str] = {
     "soul.legend.terrain": "# = blocked, O = object, ~ = barrier (moving in costs 3)",
     "result.army_reduced.none": "{winner} wins: the other army has no one left standing during turn {turns} (R-GOAL-1, R-ORM-END-1).",
     "soul.evasion.never": "{actor} does not evade (plan line {line}): hit",
+    # --- wiz: the aim module (R-WIZ-AIM-1) ---
+    "wiz.aimed": "{actor} takes aim at {target} (plan line {line}): no missile penalty on {target}",
+    "wiz.aim_lost.moved": "{actor} loses its aim on {target}: it moved",
+    "wiz.aim_lost.pushed": "{actor} loses its aim on {target}: it was pushed",
+    "wiz.aim_lost.other_target": "{actor} loses its aim on {target}: a missile use on someone else",
+    "wiz.aim_lost.new_aim": "{actor} loses its aim on {target}: it takes aim at someone else",
+    "wiz.d100.aimed": "{actor} → {target} ({skill}): d100 {die} against {chance}% (base {base}, reflex {reflex_mod:+d}, aimed: no missile penalty) → {outcome}",
+    "stayed.reason.aiming": "spends the walk and the move taking aim (R-WIZ-AIM-1)",
 }
 
 JA: dict[str, str] = {
@@ -807,6 +815,14 @@ JA: dict[str, str] = {
     "soul.legend.terrain": "# = 進入不可、O = オブジェクト、~ = 障壁結界（進入に 3）",
     "result.army_reduced.none": "{winner}の勝利：第{turns}ターン中に相手軍が全滅した（R-GOAL-1、R-ORM-END-1）。",
     "soul.evasion.never": "{actor} は回避しない（作戦 {line} 行目）: 命中",
+    # --- wiz: the aim module (R-WIZ-AIM-1) ---
+    "wiz.aimed": "{actor} は {target} に狙いを定める（作戦 {line} 行目）：{target} への射撃にペナルティなし",
+    "wiz.aim_lost.moved": "{actor} の {target} への狙いが外れた：移動した",
+    "wiz.aim_lost.pushed": "{actor} の {target} への狙いが外れた：押し出された",
+    "wiz.aim_lost.other_target": "{actor} の {target} への狙いが外れた：別の相手を射撃した",
+    "wiz.aim_lost.new_aim": "{actor} の {target} への狙いが外れた：別の相手に狙いを定めた",
+    "wiz.d100.aimed": "{actor} → {target}（{skill}）：d100 {die}／命中率 {chance}%（基本 {base}、敏捷度 {reflex_mod:+d}、狙い済み：射撃ペナルティなし）→ {outcome}",
+    "stayed.reason.aiming": "狙いを定めるため行動と移動を使った（R-WIZ-AIM-1）",
 }
 
 MESSAGES: dict[str, dict[str, str]] = {"en": EN, "ja": JA}

@@ -742,7 +742,9 @@ class WrittenReport(EventVisitor):
         outcome = self._m("wiz.hit" if e.hit else "wiz.miss")
         common = dict(actor=e.actor, target=e.target, skill=self._skill(e.skill), die=e.die, chance=e.chance,
                       base=e.base, reflex_mod=e.reflex_mod, outcome=outcome)
-        if e.facing is None:
+        if e.facing is None and e.aimed:  # R-WIZ-AIM-1: no missile penalty
+            self._item(self._m("wiz.d100.aimed", **common))
+        elif e.facing is None:
             self._item(self._m("wiz.d100.missile", missile_penalty=e.missile_penalty, **common))
         else:
             self._item(self._m("wiz.d100.melee", facing=self._m(f"wiz.facing.{e.facing}"),
@@ -813,6 +815,15 @@ class WrittenReport(EventVisitor):
 
     def on_cast_lost(self, e: Any) -> None:
         self._item(self._m(f"wiz.cast_lost.{e.reason}", actor=e.actor, skill=self._skill(e.skill)))
+
+    # --- wiz: the aim module (R-WIZ-AIM-1) ---
+    def on_aimed(self, e: Any) -> None:
+        """R-WIZ-AIM-1: who took aim at whom, and by which plan line."""
+        self._item(self._m("wiz.aimed", actor=e.actor, target=e.target, line=e.line))
+
+    def on_aim_lost(self, e: Any) -> None:
+        """R-WIZ-AIM-1: an aim ends (moved, pushed, a missile use on another)."""
+        self._item(self._m(f"wiz.aim_lost.{e.reason}", actor=e.actor, target=e.target))
 
     def on_area_roll(self, e: Any) -> None:
         """R-WIZ-AREA-2: kept for the tally line, which opens with the roll."""

@@ -78,6 +78,12 @@ class NeverHits:
     def declare(self, ctx: Resolution, use: Use) -> Check:
         return Check(Outcome.HIT)
 
+    def aiming(self, ctx: Resolution, fighter: Fighter) -> int | None:
+        return None
+
+    def relocated(self, ctx: Resolution, fighter: Fighter, cause: str) -> None:
+        return None
+
 
 @pytest.fixture()
 def never_hits() -> Iterator[str]:

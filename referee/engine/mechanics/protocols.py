@@ -186,6 +186,20 @@ class HitCheck(Protocol):
         draw (R-SK-1a)."""
         ...
 
+    # --- wiz: the aim module (R-WIZ-AIM-1) ---
+    def aiming(self, ctx: Resolution, fighter: Fighter) -> int | None:
+        """Called at the start of ``fighter``'s walk: the plan line of a clause
+        that spends this action's walk and movement instead (R-WIZ-AIM-1's
+        ``take aim at``, which emits ``aimed``), or None to walk as usual.
+        tcgt: None."""
+        ...
+
+    def relocated(self, ctx: Resolution, fighter: Fighter, cause: str) -> None:
+        """Called after ``fighter``'s square changed: ``moved`` (its own
+        step) or ``pushed`` (knockback, narrowing).  R-WIZ-AIM-1: aim ends.
+        tcgt: nothing."""
+        ...
+
 
 class DamageRule(Protocol):
     """How much a hit deals before reductions, and how much a heal restores."""

@@ -156,6 +156,13 @@ class QuietHitHooks:
                       element: Element) -> Check:
         return HIT
 
+    # --- wiz: the aim module (R-WIZ-AIM-1) ---
+    def aiming(self, ctx: Resolution, fighter: Fighter) -> int | None:
+        return None
+
+    def relocated(self, ctx: Resolution, fighter: Fighter, cause: str) -> None:
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class AlwaysHits(QuietHitHooks):

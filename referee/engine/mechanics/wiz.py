@@ -1,6 +1,7 @@
-"""Gase-Wiz's mechanics (variant-wiz.md) built so far: IN initiative
-(R-WIZ-IN-1/2) and the percentile hit roll with facing and missile
-modifiers (R-WIZ-HIT-1/2, R-WIZ-MELEE-1/2, R-WIZ-MIS-1).
+"""Gase-Wiz's mechanics (variant-wiz.md): IN initiative (R-WIZ-IN-1/2) and
+the percentile hit roll with facing and missile modifiers (R-WIZ-HIT-1/2,
+R-WIZ-MELEE-1/2, R-WIZ-MIS-1) and the optional aim module (R-WIZ-AIM-1,
+``engine/mechanics/wiz_aim.py``).
 
 Both are stateless like every mechanic; what a wiz battle remembers (whom a
 character faces, R-WIZ-MELEE-1) lives in ``BattleState.faces``.
@@ -28,7 +29,8 @@ from referee.engine.mechanics.wiz_targets import area_extension, area_of, area_u
 from referee.engine.mechanics.wiz_turn import play_by_value, try_cast
 from referee.engine.state import BattleState, Fighter
 from referee.engine.uses import Choice, Use
-from referee.mechanicspec import PercentileSpec
+from referee.engine.mechanics.wiz_aim import aim_of, lose_aim, take_aim
+from referee.mechanicspec import AimPercentileSpec, PercentileSpec
 
 __all__ = ["InValue", "Percentile", "in_value", "opponents", "facing_allowance", "facing_of",
            "missile_penalty", "size_term", "is_weapon_skill", "reflex_of"]
@@ -162,6 +164,7 @@ class Percentile(QuietHitHooks):
         reflex_mod = p.per_reflex * (reflex_of(user) - reflex_of(target))
         facing: str | None = None
         bonus = penalty = 0
+        aimed = False
         if user.square == target.square:  # melee (R-WIZ-MELEE-1)
             listed = opponents(state, target)
             place = next((i + 1 for i, g in enumerate(listed) if g is user), len(listed) + 1)
@@ -171,18 +174,36 @@ class Percentile(QuietHitHooks):
             if use.targets and use.targets[0] is target:
                 state.faces[user.name] = target.name
         else:  # missile (R-WIZ-MIS-1)
+            if self.aim_on and aim_of(user) not in (None, target.name):
+                lose_aim(ctx, user, "other_target")  # R-WIZ-AIM-1: a missile use on anyone else
+            aimed = self.aim_on and aim_of(user) == target.name
             near = [g for g in state.enemies_of(target) if g.square == target.square]
             n = len(near)
             largest = max((size_of(g) for g in near), key=p.sizes.index, default=_DEFAULT_SIZE)
             s = size_term(largest, size_of(target), p.sizes) if n else 0
-            penalty = missile_penalty(n, s, p.missile_base, p.missile_per_extra_opponent)
+            # R-WIZ-AIM-1: "its missile uses on NAME take no penalty"
+            penalty = _NO_PENALTY if aimed else missile_penalty(n, s, p.missile_base, p.missile_per_extra_opponent)
         chance = max(p.min, min(p.max, p.base + reflex_mod + bonus - penalty))
         die = ctx.rng.die("checks", 100)
         hit = die <= chance
         ctx.emit(E.D100Check(turn=ctx.turn, actor=user.name, target=target.name, skill=skill.id, die=die,
                              chance=chance, base=p.base, reflex_mod=reflex_mod, facing=facing,
-                             facing_bonus=bonus, missile_penalty=penalty, aimed=False, hit=hit))
+                             facing_bonus=bonus, missile_penalty=penalty, aimed=aimed, hit=hit))
         return HIT if hit else Check(Outcome.MISS)
+
+    @property
+    def aim_on(self) -> bool:
+        """R-WIZ-AIM-1: the aim module is on (``aim: true``; off in ``wiz``)."""
+        return isinstance(self.spec, AimPercentileSpec)
+
+    def aiming(self, ctx: Resolution, fighter: Fighter) -> int | None:
+        """R-WIZ-AIM-1: ``take aim at`` spends the walk and the move."""
+        return take_aim(ctx, fighter) if self.aim_on else None
+
+    def relocated(self, ctx: Resolution, fighter: Fighter, cause: str) -> None:
+        """R-WIZ-AIM-1: "Aim ends when the character moves or is pushed"."""
+        if self.aim_on:
+            lose_aim(ctx, fighter, cause)
 
 
 # ------------------------------------------------------------------ the action (R-WIZ-ACT-1, CAST-1)

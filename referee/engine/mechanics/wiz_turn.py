@@ -48,6 +48,8 @@ class WizFighter:
     #: Its value in the turn under way (None outside a turn by value).
     value: int | None = None
     cast: PendingCast | None = None
+    #: Whom it has aim on (R-WIZ-AIM-1, the aim module), or None.
+    aim: str | None = None
 
 
 def wiz_of(f: Fighter) -> WizFighter:
