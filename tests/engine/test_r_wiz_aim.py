@@ -10,6 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from referee.engine import events as E
 from referee.engine.battle import resolve_battle
 from referee.engine.rng import ScriptedRng
@@ -17,6 +20,8 @@ from referee.plan import check_plan
 from referee.plan.parser import parse_plan
 from referee.ruleset import load_ruleset
 from tests.engine.helpers import battle, hp, of
+from tests.engine.randombattle import random_setup
+from tests.engine.test_properties import check_invariants
 from tests.engine.wizhelpers import HOLD, wizard
 
 AIM_RULESET = """name: wiz-aim
@@ -181,3 +186,40 @@ def test_r_wiz_aim_1_the_report_tells_the_aim_in_every_language_and_explain() ->
     for fmt in ("md", "html", "bbcode", "discord"):
         assert "Doji" in render(rep, fmt, "en") and "狙いを定める" in render(rep, fmt, "ja")
     assert "stays on h2" not in render(rep, "text", "en")
+
+
+_AIM_CLAUSES = ("take aim at {enemy}", "take aim at {enemy} when turn <= 3", "take aim at {enemy} when hp >= 6")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.integers(1, 5), st.integers(0, 10**6))
+def test_r_wiz_aim_1_invariants_in_random_aim_battles(data, size, seed) -> None:  # type: ignore[no-untyped-def]
+    """R-WIZ-AIM-1 over random battles with ``take aim at`` in the plans:
+    tcgt's invariants hold; an ``aimed`` action tries no entry and does not
+    move (its ``stayed`` says ``aiming``); an aimed d100 is a missile with no
+    penalty on the one aimed at; ``aim_lost`` only ends a held aim; the same
+    inputs give the same events."""
+    setup = replace(random_setup(lambda n: data.draw(st.integers(0, n - 1)), size, text_plans=True,
+                                 extra=_AIM_CLAUSES), order=None)
+    rs = replace(aim_ruleset(), turn_limit=60)
+    record = resolve_battle(setup, rs, seed)
+    check_invariants(record, setup, 60)
+    aims: dict[str, str] = {}
+    aiming: str | None = None
+    for ev in record.events:
+        if isinstance(ev, E.ActionStart):
+            aiming = None
+        elif isinstance(ev, E.Aimed):
+            assert aims.get(ev.actor) != ev.target
+            aims[ev.actor] = ev.target
+            aiming = ev.actor
+        elif isinstance(ev, E.AimLost):
+            assert aims.pop(ev.actor) == ev.target
+        elif isinstance(ev, (E.SkillOrder, E.Moved)) and aiming is not None:
+            assert ev.actor != aiming, "an aiming character walked or moved (R-WIZ-AIM-1)"
+        elif isinstance(ev, E.Stayed) and ev.actor == aiming:
+            assert ev.reason == "aiming"
+        elif isinstance(ev, E.D100Check) and ev.aimed:
+            assert ev.facing is None and ev.missile_penalty == 0 and aims.get(ev.actor) == ev.target
+    again = resolve_battle(setup, rs, seed)
+    assert [e.to_json() for e in again.events] == [e.to_json() for e in record.events]
