@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from referee.board import Square, square_name
 from referee.engine import events as E
 from referee.engine.conditions import CondContext
@@ -9,21 +11,28 @@ from referee.engine.core import Resolution
 from referee.engine.panels import could_pay_fresh
 from referee.engine.rng import choose
 from referee.catalog import Skill
-from referee.engine.clauses import Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
+from referee.engine.clauses import Clause, Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
 from referee.plan.innate import innate_skill
 from referee.engine.state import Fighter
 
 
-def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = True) -> str | None:
-    """R-TURN-5: R-MOVE-7 (first applying clause) else R-MOVE-3.
+@dataclass(slots=True)
+class MovePick:
+    """What R-MOVE-7 picked at a move's start: the deciding clause (None:
+    the automatic approach, R-MOVE-3/6) and its goal.  ``goal`` is a
+    ``move toward`` clause's character, drawn when picked; R-MOVE-6 fills in
+    the enemy it draws on its first step.  ORM's move (R-ORM-ACT-3) keeps one
+    pick for all its steps; tcgt picks again before its one step."""
 
-    Returns why ``f`` stayed, or None when it stepped.  ``report_stay=False``
-    (a d20pool shift, R-D20-MOVE-1, which reports its end once) emits no
-    ``stayed``."""
-    st = b.state
-    clause = None
-    goal: Fighter | Square | None = None
-    ctx = CondContext(st, f)
+    clause: Clause | None
+    goal: Fighter | None = None
+
+
+def pick_move(b: Resolution, f: Fighter) -> MovePick:
+    """R-MOVE-7: the first active move clause whose condition holds (a
+    ``move toward`` that names no one does not apply, R-MOVE-8), its goal
+    drawn on ``ties``; else the automatic approach."""
+    ctx = CondContext(b.state, f)
     for c in f.plan.moves:
         if not f.clause_active(c.line) or not c.when(ctx):
             continue
@@ -31,8 +40,31 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
             goal = _toward_target(b, f, c)
             if goal is None:
                 continue  # R-MOVE-8: names no one -> does not apply
-        clause = c
-        break
+            return MovePick(c, goal)
+        return MovePick(c)
+    return MovePick(None)
+
+
+def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = True) -> str | None:
+    """R-TURN-5: R-MOVE-7 (first applying clause) else R-MOVE-3.
+
+    Returns why ``f`` stayed, or None when it stepped.  ``report_stay=False``
+    (a d20pool shift, R-D20-MOVE-1, which reports its end once) emits no
+    ``stayed``.  The step is the move's last, so it never ends where the
+    mover may not stop (R-ORM-MOVE-2)."""
+    return step_by(b, f, pick_move(b, f), attacked, report_stay=report_stay)
+
+
+def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report_stay: bool = True,
+            last: bool = True) -> str | None:
+    """One step decided by ``pick``: the picked rule's stop test from where
+    ``f`` stands, then its step (R-MOVE-5, or R-MOVE-8's for ``keep away``).
+    ``last=False`` (one step of ORM's move, R-ORM-ACT-3) may enter an area
+    where the mover may not stop; the move gives such steps back itself.
+    Returns why ``f`` stayed, or None when it stepped."""
+    st = b.state
+    clause = pick.clause
+    goal = pick.goal
     line = clause.line if clause is not None else None
     # R-MOVE-1/4 first: a character that cannot move is reported as engaged,
     # sunk or bound even when its plan says hold position, so the report gives
@@ -50,7 +82,7 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
             skill = b.ruleset.catalog.get(clause.then_use)
             if st.metric.in_range(f.square, goal.square, skill.range):
                 return _stay(b, f, "in_reach", line, "R-MOVE-8", report_stay)
-        return _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8", report_stay)
+        return _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8", report_stay, last)
     if isinstance(clause, MoveTo):
         assert clause.square is not None
         dest = clause.square
@@ -62,7 +94,7 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
             skill = b.ruleset.catalog.get(clause.then_use)
             if st.metric.in_range(f.square, dest, skill.range):
                 return _stay(b, f, "in_reach", line, "R-MOVE-8", report_stay)
-        return _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8", report_stay)
+        return _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8", report_stay, last)
     if isinstance(clause, KeepAway):
         return _keep_away(b, f, line, report_stay)
     # R-MOVE-3 / R-MOVE-6: automatic
@@ -74,6 +106,8 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
     r = reach(f)
     if any(st.metric.in_range(f.square, e.square, r) for e in enemies):
         return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
+    if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
+        return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", report_stay, last)
     dist = {e.name: _dist(b, f, f.square, e.square) for e in enemies}
     nearest = min(dist.values())
     if nearest >= _NO_ROUTE and b.mechanics.movement.approach_needs_a_route:
@@ -84,7 +118,8 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
         most = max(crowd.values())
         tied = [e for e in tied if crowd[e.name] == most]
     goal_f = choose(b.rng, "ties", tied)
-    return _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6", report_stay)
+    pick.goal = goal_f
+    return _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6", report_stay, last)
 
 
 def reach(f: Fighter) -> int:
@@ -148,10 +183,18 @@ _NO_ROUTE = 10_000
 
 
 def _step_toward(b: Resolution, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str,
-                 report_stay: bool = True) -> str | None:
-    steps = b.mechanics.movement.toward(b.state, f, dest)
+                 report_stay: bool = True, last: bool = True) -> str | None:
+    """R-MOVE-5's step toward ``dest``, ties drawn on ``ties``.  A ``last``
+    step is drawn only among the areas where ``f`` may stop (R-ORM-MOVE-2;
+    tcgt: every one, so nothing changes); none left: ``f`` stays, ``full``."""
+    movement = b.mechanics.movement
+    steps = movement.toward(b.state, f, dest)
     if not steps:
         return _stay(b, f, "no_route", line, rule, report_stay)
+    if last:
+        steps = tuple(s for s in steps if movement.may_stop(b.state, f, s))
+        if not steps:
+            return _stay(b, f, "full", line, "R-ORM-MOVE-2", report_stay)
     step = choose(b.rng, "ties", steps)
     _move(b, f, step, mode, toward, line, rule)
     return None

@@ -57,9 +57,12 @@ def _freeze(x: Infliction) -> None:
 def _bind_skill(x: Infliction) -> None:
     """R-ST-BIND on the first unbound entry in sheet order; "again on the same
     object keeps the larger count" cannot arise: a bound entry is skipped.
-    A maintained entry bound is released."""
+    A maintained entry bound is released.  Only sheet entries are bound:
+    the innate skills the action mechanic appends after them (ORM's normal
+    attack) are "never taken by Skill Bind" (R-ORM-ACT-5); tcgt has none."""
     target, dur = x.target, x.effect.duration
-    for i in range(len(target.skills)):
+    entries = len(target.skills) - len(x.b.mechanics.action.innate_skills())
+    for i in range(entries):
         if not target.entry_bound(i):
             target.skill_binds[i] = dur or 0
             x.applied(i, None, dur, "R-ST-BIND")
@@ -68,7 +71,7 @@ def _bind_skill(x: Infliction) -> None:
                                             entry=i, cause="bound", rule="R-ST-BIND"))
                 release(target, i)
             return
-    x.none("every entry is bound" if target.skills else "no skills", "R-ST-BIND")
+    x.none("every entry is bound" if entries else "no skills", "R-ST-BIND")
 
 
 def _bind_clause(x: Infliction) -> None:

@@ -24,7 +24,7 @@ from referee.engine.core import Resolution
 from referee.engine.mechanics.orm_checks import NORMAL_ATTACK_ID, orm_of
 from referee.engine.mechanics.protocols import Outcome
 from referee.engine.mechanics.tcgt import play_in_order
-from referee.engine.movement import move_step
+from referee.engine.movement import pick_move, step_by
 from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
@@ -214,10 +214,15 @@ class SimpleMain:
         return None, None, ""
 
     def _move(self, ctx: Resolution, f: Fighter) -> int:
-        """R-ORM-ACT-3: one move of up to 移動力 steps, each decided by the
-        engine's movement rules (R-MOVE-5..8); it stops at a stop test or on
-        entering an area holding an enemy, and ends on the last area of its
-        path where the mover may stop (steps given back are not reported).
+        """R-ORM-ACT-3: "At its start R-MOVE-7 picks ... the clause or R-MOVE-6
+        ... that decides it, and fixes its goal (a tie drawn on `ties`).
+        Before each step that rule's stop test is made from where the mover
+        stands".  So the clause and goal are picked once (``pick_move``) and
+        every step is the engine's step for that pick (``step_by``); a
+        condition that flips mid-move changes nothing until the next move.
+        It stops at a stop test or on entering an area holding an enemy, and
+        ends on the last area of its path where the mover may stop (steps
+        given back are not reported).
         Returns the steps kept; 0: ``stayed`` was emitted, the phase ends."""
         st = ctx.state
         movement = ctx.mechanics.movement
@@ -225,8 +230,9 @@ class SimpleMain:
         path = [f.square]
         mark = len(ctx.events)
         reason: str | None = None
+        pick = pick_move(ctx, f)
         for _ in range(points):
-            reason = move_step(ctx, f, False, report_stay=False)
+            reason = step_by(ctx, f, pick, False, report_stay=False, last=False)
             if reason is not None:
                 break
             path.append(f.square)
