@@ -52,6 +52,23 @@ def _indexed(graph: MapGraph) -> tuple[tuple[Square, ...], dict[Square, int], tu
     return squares, index, tuple(tuple(index[n] for n in graph.neighbours(sq)) for sq in squares)
 
 
+@functools.lru_cache(maxsize=256)
+def _costs_table(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int,
+                 may_enter_barriers: bool) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """Each area's entry cost and whether it is closed (a barrier to one that
+    never evades), by index: the same for every search on one map and
+    barrier set, so built once (issue 12's speed goal), not per search."""
+    squares, index, _ = _indexed(graph)
+    step = [1] * len(squares)
+    closed = [False] * len(squares)
+    for b in barriers:
+        i = index.get(b)
+        if i is not None:
+            step[i] = barrier_cost
+            closed[i] = not may_enter_barriers
+    return tuple(step), tuple(closed)
+
+
 def _search(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int, may_enter_barriers: bool,
             stops: frozenset[Square], start: Square, reverse: bool) -> dict[Square, int]:
     """Least total step cost from ``start`` (``reverse``: to ``start``) over
@@ -62,37 +79,37 @@ def _search(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int, may
     origin = index.get(start)
     if origin is None:
         return {}
-    n = len(squares)
-    step = [1] * n
-    closed = [False] * n
-    for b in barriers:
-        i = index.get(b)
-        if i is not None:
-            step[i] = barrier_cost
-            closed[i] = not may_enter_barriers
-    stop = [False] * n
-    for sqr in stops:
-        i = index.get(sqr)
-        if i is not None:
-            stop[i] = True
-    best: list[int | None] = [None] * n
+    step, closed = _costs_table(graph, barriers, barrier_cost, may_enter_barriers)
+    stop = {i for i in (index.get(sqr) for sqr in stops) if i is not None}
+    stop.discard(origin)
+    best: list[int | None] = [None] * len(squares)
     best[origin] = 0
     heap = [(0, origin)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, i = heapq.heappop(heap)
-        if cost != best[i]:
+        cost, i = pop(heap)
+        if cost != best[i] or i in stop:
             continue
-        if i != origin and stop[i]:
-            continue
-        for j in neighbours[i]:
-            # forward: entering j costs step[j]; reverse: j enters i, costing step[i]
-            if closed[j] or (reverse and closed[i]):
-                continue
-            total = cost + (step[i] if reverse else step[j])
-            known = best[j]
-            if known is None or total < known:
-                best[j] = total
-                heapq.heappush(heap, (total, j))
+        if reverse:
+            if closed[i]:
+                continue  # nothing enters a closed area, so nothing leaves it backwards
+            total = cost + step[i]  # j enters i
+            for j in neighbours[i]:
+                if closed[j]:
+                    continue
+                known = best[j]
+                if known is None or total < known:
+                    best[j] = total
+                    push(heap, (total, j))
+        else:
+            for j in neighbours[i]:
+                if closed[j]:
+                    continue
+                total = cost + step[j]
+                known = best[j]
+                if known is None or total < known:
+                    best[j] = total
+                    push(heap, (total, j))
     return {squares[i]: c for i, c in enumerate(best) if c is not None}
 
 
@@ -163,6 +180,18 @@ class TerrainPoints(PointsMovement):
             return True
         return self.minimum_move and not state_.stepped
 
+    def any_affordable(self, state: BattleState, mover: Fighter, steps: tuple[Square, ...]) -> bool:
+        """Whether one of ``steps`` is affordable: ``legal_steps``'s
+        emptiness without building it (asked at every step decision; the
+        minimum move or points for a barrier answer without a scan)."""
+        soul = mover.mechanic_state
+        if not isinstance(soul, SoulFighter) or (self.minimum_move and not soul.stepped):
+            return bool(steps)
+        left = soul.points_left
+        if left >= self.barrier_cost and left >= 1:
+            return bool(steps)
+        return any(self.cost(state, s) <= left for s in steps)
+
     def legal_steps(self, state: BattleState, mover: Fighter) -> tuple[Square, ...]:
         return tuple(s for s in self.enterable(state, mover) if self.affordable(state, mover, s))
 
@@ -210,9 +239,10 @@ def decide(ctx: Resolution, f: Fighter, attacked: bool) -> Decision:
     stuck = movement.stuck(state, f)
     if stuck is not None:
         return False, stuck, None
-    if not movement.enterable(state, f):
+    steps = movement.enterable(state, f)
+    if not steps:
         return False, "no_route", None
-    if not movement.legal_steps(state, f):
+    if not movement.any_affordable(state, f, steps):
         return False, "no_points", None
     soul.unaffordable = False
     mark = len(ctx.events)
