@@ -94,8 +94,9 @@ class AbilityInitiative:
 def roll_pool(ctx: Resolution, dice: int, difficulty: int) -> tuple[tuple[int, ...], int]:
     """R-SOUL-CHECK-1: one d6 per point, drawn die by die on ``checks``; a
     die showing ``difficulty`` or more is a success.  0 dice: no draw."""
-    faces = tuple(ctx.rng.die("checks", 6) for _ in range(max(0, dice)))
-    return faces, sum(1 for face in faces if face >= difficulty)
+    die = ctx.rng.die
+    faces = tuple([die("checks", 6) for _ in range(dice)])
+    return faces, sum([face >= difficulty for face in faces])
 
 
 def evasion_difficulty(spec: D6PoolSpec, melee: bool, level: int) -> int:
