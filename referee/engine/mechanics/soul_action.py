@@ -8,6 +8,10 @@ Wired parameters: the same kind, extended, so d20pool's shift is untouched.
 *Which* way a step goes stays the engine's R-MOVE-6..8
 (``engine/movement.move_step``); this module makes its distances least
 total step cost and its steps affordable (R-SOUL-MOVE-3).
+
+Events read ``ctx.state.turn`` (what ``ctx.turn`` returns) directly: the
+property costs a call per event, and a soulwired battle emits four times
+tcgt's events (issue 12's speed goal).
 """
 
 from __future__ import annotations
@@ -320,7 +324,7 @@ def run_move(ctx: Resolution, f: Fighter, phase: str, points: int, attacked: boo
     ``first``: a first step already decided (R-SOUL-STANCE-3), applied now."""
     soul = soul_of(f)
     soul.points_left = points
-    ctx.emit(E.MovePhase(turn=ctx.turn, actor=f.name, phase=phase, points=points))
+    ctx.emit(E.MovePhase(turn=ctx.state.turn, actor=f.name, phase=phase, points=points))
     steps, line, reason = 0, None, ""
     if first is not None:
         moved, line = first
@@ -336,7 +340,7 @@ def run_move(ctx: Resolution, f: Fighter, phase: str, points: int, attacked: boo
             reason, line = why, at if at is not None else line
             break
         steps, line = steps + 1, at
-    ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase=phase, steps=steps, points_left=soul.points_left,
+    ctx.emit(E.MoveEnd(turn=ctx.state.turn, actor=f.name, phase=phase, steps=steps, points_left=soul.points_left,
                        reason=reason, line=line, rule="R-SOUL-MOVE-3"))
 
 
@@ -391,7 +395,7 @@ class SoulAction(NoInnateSkills):
         f.acted = True
         if not f.down:
             tick(ctx, f)
-        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
+        ctx.emit(E.ActionEnd(turn=ctx.state.turn, actor=f.name))
 
     def stance(self, ctx: Resolution, f: Fighter, movement: TerrainPoints, base: int
                ) -> tuple[E.Moved, int | None] | None:
@@ -403,7 +407,7 @@ class SoulAction(NoInnateSkills):
         clause = stance_clause(ctx, f)
         if clause is not None:
             soul.stance = clause.stance
-            ctx.emit(E.Stance(turn=ctx.turn, actor=f.name, stance=clause.stance, reason="clause", line=clause.line))
+            ctx.emit(E.Stance(turn=ctx.state.turn, actor=f.name, stance=clause.stance, reason="clause", line=clause.line))
             return None
         events, square = ctx.events, f.square
         ctx.events = []
@@ -426,7 +430,7 @@ class SoulAction(NoInnateSkills):
             near = any(metric.in_range(sq, e.square, r) for sq in could_reach(movement, ctx.state, f, base)
                        for e in enemies)
             soul.stance = "none" if near else "maneuver"
-        ctx.emit(E.Stance(turn=ctx.turn, actor=f.name, stance=soul.stance, reason="default"))
+        ctx.emit(E.Stance(turn=ctx.state.turn, actor=f.name, stance=soul.stance, reason="default"))
         return first
 
     def maneuver(self, ctx: Resolution, f: Fighter) -> int:
@@ -438,14 +442,14 @@ class SoulAction(NoInnateSkills):
         spec = hit.spec
         difficulty = hit.clamp(spec.normal)
         faces, successes = roll_pool(ctx, f.abilities.get(spec.maneuver_ability, 0), difficulty)
-        ctx.emit(E.D6Check(turn=ctx.turn, actor=f.name, check="maneuver", skill=None, targets=(),
+        ctx.emit(E.D6Check(turn=ctx.state.turn, actor=f.name, check="maneuver", skill=None, targets=(),
                            ability=spec.maneuver_ability, dice=faces, difficulty=difficulty, steps=(),
                            successes=successes, success=successes > 0, rule="R-SOUL-STANCE-2"))
         if successes == 0:
             return 0
         if f.evasion_type != "none" and spec.maneuver_evasion_dice:
             f.evasion_dice = hit.dice_left(f) + spec.maneuver_evasion_dice
-            ctx.emit(E.EvasionDice(turn=ctx.turn, actor=f.name, dice=f.evasion_dice, cause="maneuver",
+            ctx.emit(E.EvasionDice(turn=ctx.state.turn, actor=f.name, dice=f.evasion_dice, cause="maneuver",
                                    rule="R-SOUL-STANCE-2"))
         return spec.maneuver_movement
 
@@ -487,7 +491,7 @@ def attack_object(ctx: Resolution, f: Fighter, entry: int, skill: Skill, panels:
     assert isinstance(hit, D6Pool)
     poisoned = mark_used(f, panels)
     target = f"object:{square_name(square)}"
-    ctx.emit(E.SkillUsed(turn=ctx.turn, actor=f.name, skill=skill.id, entry=entry, targets=(target,),
+    ctx.emit(E.SkillUsed(turn=ctx.state.turn, actor=f.name, skill=skill.id, entry=entry, targets=(target,),
                          panels=panels, square=f.square))
     for _ in range(poisoned):
         ctx.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
@@ -499,13 +503,13 @@ def attack_object(ctx: Resolution, f: Fighter, entry: int, skill: Skill, panels:
     amount = max(0, skill.damage - taken)
     left = max(0, strength - amount)
     state.objects[square][0] = left
-    ctx.emit(E.ObjectHit(turn=ctx.turn, actor=f.name, skill=skill.id, square=square, printed=skill.damage,
+    ctx.emit(E.ObjectHit(turn=ctx.state.turn, actor=f.name, skill=skill.id, square=square, printed=skill.damage,
                          armour=taken, amount=amount, strength_after=left))
     if left == 0:
         del state.objects[square]
         graph = state.graph
         state.graph = MapGraph(graph.width, graph.height, graph.adjacency, graph.blocked - {square}, kept=graph.kept)
-        ctx.emit(E.ObjectDestroyed(turn=ctx.turn, square=square, actor=f.name, skill=skill.id))
+        ctx.emit(E.ObjectDestroyed(turn=ctx.state.turn, square=square, actor=f.name, skill=skill.id))
     ctx.settle_downs("poison")
     return True
 
@@ -524,5 +528,5 @@ class ArmourDamage(PrintedDamage):
     def armour(self, ctx: Resolution, target: Fighter, element: Element | None, skill: str) -> int:
         if target.garb != "armoured" or self.armoured <= 0 or element is None or element.value not in self.physical:
             return 0
-        ctx.emit(E.Armour(turn=ctx.turn, target=target.name, armour=self.armoured, skill=skill))
+        ctx.emit(E.Armour(turn=ctx.state.turn, target=target.name, armour=self.armoured, skill=skill))
         return self.armoured

@@ -6,6 +6,10 @@ check with evasion dice (R-SOUL-CHECK-*, R-SOUL-HIT-1..6) and the hard-mode
 stall breaker (R-SOUL-HARD-*).  Like tcgt's, each is stateless; what a battle
 remembers lives on ``BattleState``/``Fighter``.  Every die comes from the
 ``checks`` stream (R-SOUL-RNG-1), never from a tcgt stream.
+
+Events read ``ctx.state.turn`` (what ``ctx.turn`` returns) directly: the
+property costs a call per event, and a soulwired battle emits four times
+tcgt's events (issue 12's speed goal).
 """
 
 from __future__ import annotations
@@ -85,7 +89,7 @@ class AbilityInitiative:
             tied = [f for f, key in zip(fighters, keys) if keys.count(key) > 1]
         ranked = sorted(fighters, key=lambda f: (-score[f.name], tuple(-r for r in rolls[f.name]), f.index))
         for f in ranked:
-            ctx.emit(E.InitiativeRanked(turn=ctx.turn, actor=f.name, ability=self.ability,
+            ctx.emit(E.InitiativeRanked(turn=ctx.state.turn, actor=f.name, ability=self.ability,
                                         score=score[f.name], tie_rolls=tuple(rolls[f.name]),
                                         rule="R-SOUL-INIT-1"))
         return ranked
@@ -146,7 +150,7 @@ class D6Pool(QuietHitHooks):
             moved += step if isinstance(step, int) else int(str(step))
         difficulty = self.clamp(self.spec.normal + moved)
         faces, successes = roll_pool(ctx, user.abilities.get(ability, 0), difficulty)
-        ctx.emit(E.D6Check(turn=ctx.turn, actor=user.name, check="attack", skill=skill.id, targets=targets,
+        ctx.emit(E.D6Check(turn=ctx.state.turn, actor=user.name, check="attack", skill=skill.id, targets=targets,
                            ability=ability, dice=faces, difficulty=difficulty, steps=steps,
                            successes=successes, success=successes > 0, rule="R-SOUL-HIT-1"))
         return successes > 0
@@ -172,7 +176,7 @@ class D6Pool(QuietHitHooks):
     def start_action(self, ctx: Resolution, fighter: Fighter) -> None:
         """R-SOUL-HIT-2: evasion dice set to full at step 1 of each action."""
         fighter.evasion_dice = self.full_dice(fighter)
-        ctx.emit(E.EvasionDice(turn=ctx.turn, actor=fighter.name, dice=fighter.evasion_dice, cause="refill",
+        ctx.emit(E.EvasionDice(turn=ctx.state.turn, actor=fighter.name, dice=fighter.evasion_dice, cause="refill",
                                rule="R-SOUL-HIT-2"))
 
     def declare(self, ctx: Resolution, use: Use) -> Check:
@@ -205,7 +209,7 @@ class D6Pool(QuietHitHooks):
         faces, successes = roll_pool(ctx, commit, difficulty)
         target.evasion_dice = before - commit
         evaded = successes > 0
-        ctx.emit(E.Evasion(turn=ctx.turn, actor=target.name, attacker=use.user.name, skill=use.skill.id,
+        ctx.emit(E.Evasion(turn=ctx.state.turn, actor=target.name, attacker=use.user.name, skill=use.skill.id,
                            melee=melee, level=level, difficulty=difficulty, dice_before=before,
                            committed=commit, reason=reason, line=line, dice=faces, successes=successes,
                            evaded=evaded, dice_left=target.evasion_dice, rule="R-SOUL-HIT-3"))
@@ -238,7 +242,7 @@ class HardMode:
             hit = ctx.ruleset.mechanics.hit
             normal = evasion_difficulty(hit, True, st.hard_mode_level) if isinstance(hit, D6PoolSpec) \
                 else st.hard_mode_level
-            ctx.emit(E.HardMode(turn=ctx.turn, level=st.hard_mode_level, melee_evasion_difficulty=normal,
+            ctx.emit(E.HardMode(turn=ctx.state.turn, level=st.hard_mode_level, melee_evasion_difficulty=normal,
                                 rule="R-SOUL-HARD-2"))
 
     def after_turn(self, ctx: Resolution) -> None:
@@ -252,7 +256,7 @@ class HardMode:
         st.stalled_turns += 1
         if level >= 1:
             st.stalled_run += 1
-        ctx.emit(E.TurnStalled(turn=ctx.turn, stalled=st.stalled_turns, run=st.stalled_run, level=level,
+        ctx.emit(E.TurnStalled(turn=ctx.state.turn, stalled=st.stalled_turns, run=st.stalled_run, level=level,
                                rule="R-SOUL-HARD-1"))
         if level == 0 and st.stalled_turns >= self.spec.to_level_1:
             st.hard_mode_level = 1
