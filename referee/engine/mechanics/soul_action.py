@@ -8,6 +8,10 @@ Wired parameters: the same kind, extended, so d20pool's shift is untouched.
 *Which* way a step goes stays the engine's R-MOVE-6..8
 (``engine/movement.move_step``); this module makes its distances least
 total step cost and its steps affordable (R-SOUL-MOVE-3).
+
+Events read ``ctx.state.turn`` (what ``ctx.turn`` returns) directly: the
+property costs a call per event, and a soulwired battle emits four times
+tcgt's events (issue 12's speed goal).
 """
 
 from __future__ import annotations
@@ -52,6 +56,23 @@ def _indexed(graph: MapGraph) -> tuple[tuple[Square, ...], dict[Square, int], tu
     return squares, index, tuple(tuple(index[n] for n in graph.neighbours(sq)) for sq in squares)
 
 
+@functools.lru_cache(maxsize=256)
+def _costs_table(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int,
+                 may_enter_barriers: bool) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """Each area's entry cost and whether it is closed (a barrier to one that
+    never evades), by index: the same for every search on one map and
+    barrier set, so built once (issue 12's speed goal), not per search."""
+    squares, index, _ = _indexed(graph)
+    step = [1] * len(squares)
+    closed = [False] * len(squares)
+    for b in barriers:
+        i = index.get(b)
+        if i is not None:
+            step[i] = barrier_cost
+            closed[i] = not may_enter_barriers
+    return tuple(step), tuple(closed)
+
+
 def _search(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int, may_enter_barriers: bool,
             stops: frozenset[Square], start: Square, reverse: bool) -> dict[Square, int]:
     """Least total step cost from ``start`` (``reverse``: to ``start``) over
@@ -62,38 +83,63 @@ def _search(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int, may
     origin = index.get(start)
     if origin is None:
         return {}
-    n = len(squares)
-    step = [1] * n
-    closed = [False] * n
-    for b in barriers:
-        i = index.get(b)
-        if i is not None:
-            step[i] = barrier_cost
-            closed[i] = not may_enter_barriers
-    stop = [False] * n
-    for sqr in stops:
-        i = index.get(sqr)
-        if i is not None:
-            stop[i] = True
-    best: list[int | None] = [None] * n
+    step, closed = _costs_table(graph, barriers, barrier_cost, may_enter_barriers)
+    stop = {i for i in (index.get(sqr) for sqr in stops) if i is not None}
+    stop.discard(origin)
+    best: list[int | None] = [None] * len(squares)
     best[origin] = 0
+    if not barriers:
+        _breadth_first(neighbours, stop, origin, best)
+        return {squares[i]: c for i, c in enumerate(best) if c is not None}
     heap = [(0, origin)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, i = heapq.heappop(heap)
-        if cost != best[i]:
+        cost, i = pop(heap)
+        if cost != best[i] or i in stop:
             continue
-        if i != origin and stop[i]:
-            continue
-        for j in neighbours[i]:
-            # forward: entering j costs step[j]; reverse: j enters i, costing step[i]
-            if closed[j] or (reverse and closed[i]):
-                continue
-            total = cost + (step[i] if reverse else step[j])
-            known = best[j]
-            if known is None or total < known:
-                best[j] = total
-                heapq.heappush(heap, (total, j))
+        if reverse:
+            if closed[i]:
+                continue  # nothing enters a closed area, so nothing leaves it backwards
+            total = cost + step[i]  # j enters i
+            for j in neighbours[i]:
+                if closed[j]:
+                    continue
+                known = best[j]
+                if known is None or total < known:
+                    best[j] = total
+                    push(heap, (total, j))
+        else:
+            for j in neighbours[i]:
+                if closed[j]:
+                    continue
+                total = cost + step[j]
+                known = best[j]
+                if known is None or total < known:
+                    best[j] = total
+                    push(heap, (total, j))
     return {squares[i]: c for i, c in enumerate(best) if c is not None}
+
+
+def _breadth_first(neighbours: tuple[tuple[int, ...], ...], stop: set[int], origin: int,
+                   best: list[int | None]) -> None:
+    """Every step costing 1 (no barrier on the map): least total cost is
+    the step count, found breadth first -- the same numbers as the heap
+    search (least costs are unique), without the heap (issue 12's speed
+    goal).  The map's adjacency is symmetric, so one pass serves both
+    directions."""
+    frontier = [origin]
+    cost = 0
+    while frontier:
+        cost += 1
+        nxt = []
+        for i in frontier:
+            if i in stop:
+                continue
+            for j in neighbours[i]:
+                if best[j] is None:
+                    best[j] = cost
+                    nxt.append(j)
+        frontier = nxt
 
 
 @functools.lru_cache(maxsize=4096)
@@ -114,6 +160,28 @@ def costs_to(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int, ma
     rules (one search answers R-MOVE-5's "first steps of least-cost routes"
     for every neighbour at once)."""
     return _search(graph, barriers, barrier_cost, may_enter_barriers, stops, dst, True)
+
+
+#: The last ``enemy_squares`` answer: (its squares in roster order, their set).
+_LAST_STOPS: tuple[tuple[Square, ...], frozenset[Square]] = ((), frozenset())
+
+
+def enemy_squares(state: BattleState, mover: Fighter) -> frozenset[Square]:
+    """The areas holding a standing enemy of ``mover`` (R-SOUL-MOVE-3's
+    stops).  Why the one-entry memo (issue 12's speed goal): one decision
+    asks this once per enemy (R-MOVE-6's distances), and building the set
+    hashes every square; comparing the roster-order squares with the last
+    answer's is an identity check per square while nobody has moved.  The
+    answer depends only on those squares, so the memo cannot change it."""
+    global _LAST_STOPS
+    team = mover.team
+    squares = tuple([g.square for g in state.fighters if not g.down and g.team != team])
+    last = _LAST_STOPS
+    if squares == last[0]:
+        return last[1]
+    stops = frozenset(squares)
+    _LAST_STOPS = (squares, stops)
+    return stops
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,11 +231,23 @@ class TerrainPoints(PointsMovement):
             return True
         return self.minimum_move and not state_.stepped
 
+    def any_affordable(self, state: BattleState, mover: Fighter, steps: tuple[Square, ...]) -> bool:
+        """Whether one of ``steps`` is affordable: ``legal_steps``'s
+        emptiness without building it (asked at every step decision; the
+        minimum move or points for a barrier answer without a scan)."""
+        soul = mover.mechanic_state
+        if not isinstance(soul, SoulFighter) or (self.minimum_move and not soul.stepped):
+            return bool(steps)
+        left = soul.points_left
+        if left >= self.barrier_cost and left >= 1:
+            return bool(steps)
+        return any(self.cost(state, s) <= left for s in steps)
+
     def legal_steps(self, state: BattleState, mover: Fighter) -> tuple[Square, ...]:
         return tuple(s for s in self.enterable(state, mover) if self.affordable(state, mover, s))
 
     def costs(self, state: BattleState, mover: Fighter, src: Square) -> dict[Square, int]:
-        stops = frozenset(e.square for e in state.enemies_of(mover))
+        stops = enemy_squares(state, mover)
         return least_costs(state.graph, state.barriers, self.barrier_cost, mover.evasion_type != "none",
                            stops, src)
 
@@ -181,7 +261,7 @@ class TerrainPoints(PointsMovement):
         total = self.route_length(state, mover, here, dst)
         if not total:
             return ()
-        stops = frozenset(e.square for e in state.enemies_of(mover))
+        stops = enemy_squares(state, mover)
         to_dst = costs_to(state.graph, state.barriers, self.barrier_cost, mover.evasion_type != "none", stops, dst)
         firsts = [n for n in self.enterable(state, mover)
                   if (rest := to_dst.get(n)) is not None and self.cost(state, n) + rest == total
@@ -210,9 +290,10 @@ def decide(ctx: Resolution, f: Fighter, attacked: bool) -> Decision:
     stuck = movement.stuck(state, f)
     if stuck is not None:
         return False, stuck, None
-    if not movement.enterable(state, f):
+    steps = movement.enterable(state, f)
+    if not steps:
         return False, "no_route", None
-    if not movement.legal_steps(state, f):
+    if not movement.any_affordable(state, f, steps):
         return False, "no_points", None
     soul.unaffordable = False
     mark = len(ctx.events)
@@ -243,7 +324,7 @@ def run_move(ctx: Resolution, f: Fighter, phase: str, points: int, attacked: boo
     ``first``: a first step already decided (R-SOUL-STANCE-3), applied now."""
     soul = soul_of(f)
     soul.points_left = points
-    ctx.emit(E.MovePhase(turn=ctx.turn, actor=f.name, phase=phase, points=points))
+    ctx.emit(E.MovePhase(turn=ctx.state.turn, actor=f.name, phase=phase, points=points))
     steps, line, reason = 0, None, ""
     if first is not None:
         moved, line = first
@@ -259,7 +340,7 @@ def run_move(ctx: Resolution, f: Fighter, phase: str, points: int, attacked: boo
             reason, line = why, at if at is not None else line
             break
         steps, line = steps + 1, at
-    ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase=phase, steps=steps, points_left=soul.points_left,
+    ctx.emit(E.MoveEnd(turn=ctx.state.turn, actor=f.name, phase=phase, steps=steps, points_left=soul.points_left,
                        reason=reason, line=line, rule="R-SOUL-MOVE-3"))
 
 
@@ -314,7 +395,7 @@ class SoulAction(NoInnateSkills):
         f.acted = True
         if not f.down:
             tick(ctx, f)
-        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
+        ctx.emit(E.ActionEnd(turn=ctx.state.turn, actor=f.name))
 
     def stance(self, ctx: Resolution, f: Fighter, movement: TerrainPoints, base: int
                ) -> tuple[E.Moved, int | None] | None:
@@ -326,7 +407,7 @@ class SoulAction(NoInnateSkills):
         clause = stance_clause(ctx, f)
         if clause is not None:
             soul.stance = clause.stance
-            ctx.emit(E.Stance(turn=ctx.turn, actor=f.name, stance=clause.stance, reason="clause", line=clause.line))
+            ctx.emit(E.Stance(turn=ctx.state.turn, actor=f.name, stance=clause.stance, reason="clause", line=clause.line))
             return None
         events, square = ctx.events, f.square
         ctx.events = []
@@ -349,7 +430,7 @@ class SoulAction(NoInnateSkills):
             near = any(metric.in_range(sq, e.square, r) for sq in could_reach(movement, ctx.state, f, base)
                        for e in enemies)
             soul.stance = "none" if near else "maneuver"
-        ctx.emit(E.Stance(turn=ctx.turn, actor=f.name, stance=soul.stance, reason="default"))
+        ctx.emit(E.Stance(turn=ctx.state.turn, actor=f.name, stance=soul.stance, reason="default"))
         return first
 
     def maneuver(self, ctx: Resolution, f: Fighter) -> int:
@@ -361,14 +442,14 @@ class SoulAction(NoInnateSkills):
         spec = hit.spec
         difficulty = hit.clamp(spec.normal)
         faces, successes = roll_pool(ctx, f.abilities.get(spec.maneuver_ability, 0), difficulty)
-        ctx.emit(E.D6Check(turn=ctx.turn, actor=f.name, check="maneuver", skill=None, targets=(),
+        ctx.emit(E.D6Check(turn=ctx.state.turn, actor=f.name, check="maneuver", skill=None, targets=(),
                            ability=spec.maneuver_ability, dice=faces, difficulty=difficulty, steps=(),
                            successes=successes, success=successes > 0, rule="R-SOUL-STANCE-2"))
         if successes == 0:
             return 0
         if f.evasion_type != "none" and spec.maneuver_evasion_dice:
             f.evasion_dice = hit.dice_left(f) + spec.maneuver_evasion_dice
-            ctx.emit(E.EvasionDice(turn=ctx.turn, actor=f.name, dice=f.evasion_dice, cause="maneuver",
+            ctx.emit(E.EvasionDice(turn=ctx.state.turn, actor=f.name, dice=f.evasion_dice, cause="maneuver",
                                    rule="R-SOUL-STANCE-2"))
         return spec.maneuver_movement
 
@@ -410,7 +491,7 @@ def attack_object(ctx: Resolution, f: Fighter, entry: int, skill: Skill, panels:
     assert isinstance(hit, D6Pool)
     poisoned = mark_used(f, panels)
     target = f"object:{square_name(square)}"
-    ctx.emit(E.SkillUsed(turn=ctx.turn, actor=f.name, skill=skill.id, entry=entry, targets=(target,),
+    ctx.emit(E.SkillUsed(turn=ctx.state.turn, actor=f.name, skill=skill.id, entry=entry, targets=(target,),
                          panels=panels, square=f.square))
     for _ in range(poisoned):
         ctx.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
@@ -422,13 +503,13 @@ def attack_object(ctx: Resolution, f: Fighter, entry: int, skill: Skill, panels:
     amount = max(0, skill.damage - taken)
     left = max(0, strength - amount)
     state.objects[square][0] = left
-    ctx.emit(E.ObjectHit(turn=ctx.turn, actor=f.name, skill=skill.id, square=square, printed=skill.damage,
+    ctx.emit(E.ObjectHit(turn=ctx.state.turn, actor=f.name, skill=skill.id, square=square, printed=skill.damage,
                          armour=taken, amount=amount, strength_after=left))
     if left == 0:
         del state.objects[square]
         graph = state.graph
         state.graph = MapGraph(graph.width, graph.height, graph.adjacency, graph.blocked - {square}, kept=graph.kept)
-        ctx.emit(E.ObjectDestroyed(turn=ctx.turn, square=square, actor=f.name, skill=skill.id))
+        ctx.emit(E.ObjectDestroyed(turn=ctx.state.turn, square=square, actor=f.name, skill=skill.id))
     ctx.settle_downs("poison")
     return True
 
@@ -447,5 +528,5 @@ class ArmourDamage(PrintedDamage):
     def armour(self, ctx: Resolution, target: Fighter, element: Element | None, skill: str) -> int:
         if target.garb != "armoured" or self.armoured <= 0 or element is None or element.value not in self.physical:
             return 0
-        ctx.emit(E.Armour(turn=ctx.turn, target=target.name, armour=self.armoured, skill=skill))
+        ctx.emit(E.Armour(turn=ctx.state.turn, target=target.name, armour=self.armoured, skill=skill))
         return self.armoured

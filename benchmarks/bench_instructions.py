@@ -1,0 +1,76 @@
+"""Instructions per 8v8 battle, tcgt against a variant, by callgrind (issue 12).
+
+Run: ``python benchmarks/bench_instructions.py [RULESET ...]`` (default
+``soulwired``).  Why instruction counts: the machine is shared, and a wall-time
+ratio of two rulesets timed minutes apart moves with the load; the count of
+instructions a battle executes does not.  The 21 random 8v8 battles of
+``bench_engine.py`` (same inputs, same seeds) run once each under ``valgrind
+--tool=callgrind --dump-before=os_getppid``; the script calls ``os.getppid()``
+between battles, so each dump holds exactly one battle.  Prints the median and
+total instructions per ruleset and the ratios to tcgt.  Slow (valgrind: a few
+minutes per ruleset); needs ``valgrind`` on PATH.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BATTLES = 21
+
+
+def run_battles(name: str) -> None:
+    """The child: build the inputs, warm up, then one battle between each
+    pair of ``os.getppid()`` calls (the dump points)."""
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.bench_engine import setups
+    from referee.engine.battle import resolve_battle
+    from tests.engine.helpers import ruleset
+
+    rs = ruleset(name)
+    inputs = setups(8, BATTLES)
+    resolve_battle(inputs[0], rs, 0)  # imports and caches out of the first dump
+    for i, setup in enumerate(inputs):
+        os.getppid()
+        resolve_battle(setup, rs, i)
+    os.getppid()
+
+
+def count(name: str) -> list[int]:
+    """Instructions of each battle of ``name``, in battle order."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=os_getppid",
+                        f"--callgrind-out-file={out}", sys.executable, __file__, "--child", name],
+                       check=True, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        dumps = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
+        totals = []
+        for path in dumps[1:]:  # the first dump is the start-up and the warm-up battle
+            with open(path) as fh:
+                totals.append(next(int(line.split()[1]) for line in fh if line.startswith("summary:")))
+        return totals
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        run_battles(sys.argv[2])
+        return
+    names = sys.argv[1:] or ["soulwired"]
+    base = count("tcgt")
+    print(f"8v8 tcgt: median {statistics.median(base) / 1e6:.0f} M instructions per battle, "
+          f"{sum(base) / 1e6:.0f} M over {len(base)} battles")
+    for name in names:
+        got = count(name)
+        print(f"8v8 {name}: median {statistics.median(got) / 1e6:.0f} M instructions per battle "
+              f"({statistics.median(got) / statistics.median(base):.2f}x tcgt), {sum(got) / 1e6:.0f} M over "
+              f"{len(got)} battles ({sum(got) / sum(base):.2f}x; goal: within 2x)")
+
+
+if __name__ == "__main__":
+    main()
