@@ -159,7 +159,7 @@ def _step_toward(b: Resolution, f: Fighter, dest: Square, mode: str, toward: str
 
 def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
     start = f.square
-    f.square = to
+    b.state.move(f, to)
     b.emit(E.Moved(turn=b.turn, actor=f.name, from_square=start, to_square=to, mode=mode,
                    toward=toward, line=line, rule=rule))
 

@@ -230,14 +230,14 @@ class SimpleMain:
             if reason is not None:
                 break
             path.append(f.square)
-            if any(g.square == f.square and g.team != f.team and not g.down for g in st.fighters):
+            if any(g.team != f.team for g in st.occupants.get(f.square, ())):
                 break
         moved = [e for e in ctx.events[mark:] if isinstance(e, E.Moved)]
         del ctx.events[mark:]
         keep = len(path) - 1
         while keep > 0 and not movement.may_stop(st, f, path[keep]):
             keep -= 1
-        f.square = path[keep]
+        ctx.state.move(f, path[keep])
         ctx.events.extend(moved[:keep])
         if keep == 0:
             why = reason if reason is not None else "full"
