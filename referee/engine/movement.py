@@ -72,7 +72,10 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
     if not enemies:
         return _stay(b, f, "no_enemy", None, "R-MOVE-6", report_stay)
     r = reach(f)
-    if any(st.metric.in_range(f.square, e.square, r) for e in enemies):
+    near = st.near(f.square, r)  # the occupancy index (issue 18); None: scan the enemies
+    team = f.team
+    if any(st.metric.in_range(f.square, e.square, r)
+           for e in (enemies if near is None else (g for g in near if g.team != team))):
         return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
     dist = {e.name: _dist(b, f, f.square, e.square) for e in enemies}
     nearest = min(dist.values())
@@ -80,7 +83,8 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
         return _stay(b, f, "no_route", None, "R-MOVE-6", report_stay)
     tied = [e for e in enemies if dist[e.name] == nearest]
     if len(tied) > 1:
-        crowd = {e.name: sum(1 for o in enemies if o.square == e.square) for e in tied}
+        occupants, team = st.occupants, f.team  # the occupancy index (issue 18)
+        crowd = {e.name: sum(1 for o in occupants[e.square] if o.team != team) for e in tied}
         most = max(crowd.values())
         tied = [e for e in tied if crowd[e.name] == most]
     goal_f = choose(b.rng, "ties", tied)

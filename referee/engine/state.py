@@ -286,6 +286,34 @@ class BattleState:
             errors.append(f"standing {self.standing_by_team} != recount {teams}")
         return errors
 
+    def near(self, sq: Square, r: int) -> list[Fighter] | None:
+        """Living characters within ``r`` files and ``r`` ranks of ``sq`` (the
+        Chebyshev box every range metric stays inside, metric.py), in roster
+        order, read from the occupancy index; None when the box holds more
+        areas than there are living characters (then scanning the army is
+        cheaper).  Callers still apply their metric's ``in_range``: this only
+        narrows what is scanned, so the result never depends on it (issue 18)."""
+        if r < 0:
+            return []
+        # the box, cut to the map plus the off-map waiting square (-1, -1)
+        graph = self.graph
+        f0, f1 = max(sq.file - r, -1), min(sq.file + r, graph.width - 1)
+        r0, r1 = max(sq.rank - r, -1), min(sq.rank + r, graph.height - 1)
+        by_team = self.standing_by_team
+        alive = len(by_team.get(WHITE, ())) + len(by_team.get(BLACK, ()))
+        if (f1 - f0 + 1) * (r1 - r0 + 1) >= alive or len(by_team) > 2:
+            return None
+        occ = self.occupants
+        out: list[Fighter] = []
+        for rank in range(r0, r1 + 1):
+            for file in range(f0, f1 + 1):
+                at = occ.get(Square(file, rank))
+                if at:
+                    out += at
+        pos = self.roster_pos
+        out.sort(key=lambda g: pos[g.name])
+        return out
+
     def living(self) -> list[Fighter]:
         return [f for f in self.fighters if not f.down]
 
