@@ -88,3 +88,54 @@ def test_no_square_or_down_is_assigned_outside_the_state() -> None:
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     allowed = {"referee/engine/state.py"}
     assert [o for o in offenders if o.split(":")[0] not in allowed] == []
+
+
+def test_every_range_metric_stays_inside_the_chebyshev_box() -> None:
+    """``BattleState.near`` narrows range scans to the Chebyshev box of the
+    range (issue 18): every registered range metric must never reach beyond
+    it (``in_range(a, b, r)`` implies both the file and rank gaps are <= r)."""
+    from referee.board import Square as Sq
+    from referee.engine.mechanics.registry import RANGE
+    from referee.mechanicspec import PlainSpec
+
+    squares = [Sq(f, r) for f in range(-1, 9) for r in range(-1, 9)]
+    assert RANGE.kinds()
+    for kind in RANGE.kinds():
+        metric = RANGE.build(PlainSpec(kind))
+        for a in squares:
+            for b in squares:
+                for r in range(0, 5):
+                    if metric.in_range(a, b, r):
+                        assert abs(a.file - b.file) <= r and abs(a.rank - b.rank) <= r, (kind, a, b, r)
+
+
+@pytest.mark.parametrize("size", [1, 4, 16])
+def test_near_equals_a_scan_of_the_army(size: int) -> None:
+    """``near`` returns exactly the living characters of the box, in roster
+    order, whenever it does not defer to a scan (None)."""
+    from referee.engine.state import BattleState
+
+    setup = _setup("tcgt", size, size)
+    record_state: list[BattleState] = []
+    original = Resolution.emit
+
+    def emit(self: Resolution, event: Any) -> None:
+        if not record_state:
+            record_state.append(self.state)
+        original(self, event)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Resolution, "emit", emit)
+        resolve_battle(setup, ruleset("tcgt"), size)
+    state = record_state[0]
+    seen = 0
+    for f in state.fighters:
+        for r in range(0, 4):
+            near = state.near(f.square, r)
+            if near is None:
+                continue
+            seen += 1
+            box = [g for g in state.fighters if not g.down and abs(g.square.file - f.square.file) <= r
+                   and abs(g.square.rank - f.square.rank) <= r]
+            assert near == box
+    assert size < 16 or seen > 0
