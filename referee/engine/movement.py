@@ -11,7 +11,7 @@ from referee.engine.rng import choose
 from referee.catalog import Skill
 from referee.engine.clauses import Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
 from referee.plan.innate import innate_skill
-from referee.engine.state import Fighter
+from referee.engine.state import Fighter, occupants_at
 
 
 def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = True) -> str | None:
@@ -83,8 +83,8 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
         return _stay(b, f, "no_route", None, "R-MOVE-6", report_stay)
     tied = [e for e in enemies if dist[e.name] == nearest]
     if len(tied) > 1:
-        occupants, team = st.occupants, f.team  # the occupancy index (issue 18)
-        crowd = {e.name: sum(1 for o in occupants[e.square] if o.team != team) for e in tied}
+        team = f.team  # the occupancy index (issue 18)
+        crowd = {e.name: sum(1 for o in occupants_at(st, e.square) if o.team != team) for e in tied}
         most = max(crowd.values())
         tied = [e for e in tied if crowd[e.name] == most]
     goal_f = choose(b.rng, "ties", tied)

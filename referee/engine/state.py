@@ -211,8 +211,9 @@ class BattleState:
     revivable: bool = False
 
     # --- kept indexes (issue 18): changed only by move() and set_down() ---
-    #: Living characters by square (each list in roster order).
-    occupants: dict[Square, list[Fighter]] = field(default_factory=dict)
+    #: Living characters by area, keyed by :func:`area_key` (an int hashes
+    #: without a Python call; each list in roster order).
+    occupants: dict[int, list[Fighter]] = field(default_factory=dict)
     #: Living characters by army, in roster order.
     standing_by_team: dict[str, list[Fighter]] = field(default_factory=dict)
     #: Each character's roster position by name (the kept lists' order).
@@ -235,11 +236,11 @@ class BattleState:
         f.square = square
         if not f.down:
             occ = self.occupants
-            at = occ[old]
+            at = occ[area_key(old)]
             at.remove(f)
             if not at:
-                del occ[old]
-            _insert(occ.setdefault(square, []), f, self.roster_pos)
+                del occ[area_key(old)]
+            _insert(occ.setdefault(area_key(square), []), f, self.roster_pos)
 
     def set_down(self, f: Fighter, down: bool) -> None:
         """Mark ``f`` down (R-CHAR-2) or up again (R-D20-KO-2, R-D20-END-2):
@@ -251,13 +252,13 @@ class BattleState:
         team = self.standing_by_team.setdefault(f.team, [])
         if down:
             team.remove(f)
-            at = self.occupants[f.square]
+            at = self.occupants[area_key(f.square)]
             at.remove(f)
             if not at:
-                del self.occupants[f.square]
+                del self.occupants[area_key(f.square)]
         else:
             _insert(team, f, self.roster_pos)
-            _insert(self.occupants.setdefault(f.square, []), f, self.roster_pos)
+            _insert(self.occupants.setdefault(area_key(f.square), []), f, self.roster_pos)
 
     def reindex(self) -> None:
         """Build the kept indexes from the fighters (battle start)."""
@@ -266,17 +267,17 @@ class BattleState:
         self.standing_by_team = {WHITE: [], BLACK: []}
         for f in self.fighters:
             if not f.down:
-                self.occupants.setdefault(f.square, []).append(f)
+                self.occupants.setdefault(area_key(f.square), []).append(f)
                 self.standing_by_team.setdefault(f.team, []).append(f)
 
     def index_errors(self) -> list[str]:
         """Where the kept indexes differ from a recount (empty: none); the
         debug check of tests (tests/engine/test_state_index.py)."""
-        occ: dict[Square, list[Fighter]] = {}
+        occ: dict[int, list[Fighter]] = {}
         teams: dict[str, list[Fighter]] = {WHITE: [], BLACK: []}
         for f in self.fighters:
             if not f.down:
-                occ.setdefault(f.square, []).append(f)
+                occ.setdefault(area_key(f.square), []).append(f)
                 teams.setdefault(f.team, []).append(f)
         errors = []
         if occ != self.occupants:
@@ -301,13 +302,16 @@ class BattleState:
         r0, r1 = max(sq.rank - r, -1), min(sq.rank + r, graph.height - 1)
         by_team = self.standing_by_team
         alive = len(by_team.get(WHITE, ())) + len(by_team.get(BLACK, ()))
-        if (f1 - f0 + 1) * (r1 - r0 + 1) >= alive or len(by_team) > 2:
+        # a box area costs one dict look-up, a character a metric call: the box
+        # is read while it has at most twice as many areas as living characters
+        if (f1 - f0 + 1) * (r1 - r0 + 1) > 2 * alive or len(by_team) > 2:
             return None
-        occ = self.occupants
+        get = self.occupants.get
         out: list[Fighter] = []
         for rank in range(r0, r1 + 1):
+            row = rank * _RANK_STRIDE
             for file in range(f0, f1 + 1):
-                at = occ.get(Square(file, rank))
+                at = get(row + file)
                 if at:
                     out += at
         pos = self.roster_pos
@@ -340,13 +344,27 @@ class BattleState:
         sq, team = f.square, f.team
         if self.sinks and self.is_sunk(sq):
             return True
-        for g in self.occupants.get(sq, ()):
+        for g in self.occupants.get(sq.rank * _RANK_STRIDE + sq.file, ()):
             if g.team != team:
                 return True
         return False
 
     def standing(self, team: str) -> int:
         return len(self.standing_by_team.get(team, ()))
+
+
+def area_key(sq: Square) -> int:
+    """The occupancy index's key of an area (files and ranks are small: at
+    most 32, or -1 for the off-map waiting square)."""
+    return sq.rank * _RANK_STRIDE + sq.file
+
+
+_RANK_STRIDE = 4096
+
+
+def occupants_at(state: BattleState, sq: Square) -> list[Fighter]:
+    """The living characters on ``sq``, roster order (the kept index)."""
+    return state.occupants.get(area_key(sq), [])
 
 
 def _insert(group: list[Fighter], f: Fighter, pos: Mapping[str, int]) -> None:

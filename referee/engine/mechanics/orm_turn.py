@@ -28,7 +28,7 @@ from referee.engine.movement import move_step
 from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
-from referee.engine.state import Fighter
+from referee.engine.state import Fighter, occupants_at
 from referee.engine.statuses import tick
 from referee.engine.targeting import restrict
 from referee.engine.uses import Use
@@ -230,7 +230,7 @@ class SimpleMain:
             if reason is not None:
                 break
             path.append(f.square)
-            if any(g.team != f.team for g in st.occupants.get(f.square, ())):
+            if any(g.team != f.team for g in occupants_at(st, f.square)):
                 break
         moved = [e for e in ctx.events[mark:] if isinstance(e, E.Moved)]
         del ctx.events[mark:]
