@@ -231,16 +231,21 @@ class BattleState:
         (steps, pushes, knockback, narrowing, setup draws, look-ahead undo), so
         the occupancy index stays equal to a recount (issue 18)."""
         old = f.square
-        if old == square:
-            return
         f.square = square
-        if not f.down:
+        # area_key inlined: this runs for every step of every character
+        old_key = old.rank * _RANK_STRIDE + old.file
+        new_key = square.rank * _RANK_STRIDE + square.file
+        if old_key != new_key and not f.down:
             occ = self.occupants
-            at = occ[area_key(old)]
+            at = occ[old_key]
             at.remove(f)
             if not at:
-                del occ[area_key(old)]
-            _insert(occ.setdefault(area_key(square), []), f, self.roster_pos)
+                del occ[old_key]
+            there = occ.get(new_key)
+            if there is None:
+                occ[new_key] = [f]
+            else:
+                _insert(there, f, self.roster_pos)
 
     def set_down(self, f: Fighter, down: bool) -> None:
         """Mark ``f`` down (R-CHAR-2) or up again (R-D20-KO-2, R-D20-END-2):
@@ -291,17 +296,19 @@ class BattleState:
         """Living characters within ``r`` files and ``r`` ranks of ``sq`` (the
         Chebyshev box every range metric stays inside, metric.py), in roster
         order, read from the occupancy index; None when the box holds more
-        areas than there are living characters (then scanning the army is
-        cheaper).  Callers still apply their metric's ``in_range``: this only
+        than twice as many areas as there are living characters, or when
+        fewer than four are living (then scanning the army is cheaper).  Callers still apply their metric's ``in_range``: this only
         narrows what is scanned, so the result never depends on it (issue 18)."""
         if r < 0:
             return []
+        by_team = self.standing_by_team
+        alive = len(by_team.get(WHITE, ())) + len(by_team.get(BLACK, ()))
+        if alive < 4:
+            return None  # a scan of so few is as cheap as any box
         # the box, cut to the map plus the off-map waiting square (-1, -1)
         graph = self.graph
         f0, f1 = max(sq.file - r, -1), min(sq.file + r, graph.width - 1)
         r0, r1 = max(sq.rank - r, -1), min(sq.rank + r, graph.height - 1)
-        by_team = self.standing_by_team
-        alive = len(by_team.get(WHITE, ())) + len(by_team.get(BLACK, ()))
         # a box area costs one dict look-up, a character a metric call: the box
         # is read while it has at most twice as many areas as living characters
         if (f1 - f0 + 1) * (r1 - r0 + 1) > 2 * alive or len(by_team) > 2:
