@@ -93,6 +93,12 @@ def profile(size: int = 8, battles: int = 10, top: int = 25) -> None:
 
 
 def per_character_turn(size: int, battles: int = 5, width: int = 8, height: int = 8) -> tuple[float, float]:
+    us, turns, _ = per_turn_and_event(size, battles, width, height)
+    return us, turns
+
+
+def per_turn_and_event(size: int, battles: int = 5, width: int = 8,
+                       height: int = 8) -> tuple[float, float, float]:
     """CPU microseconds per character-turn (one ``action_start``) over
     ``battles`` random ``size`` v ``size`` battles on a ``width`` x ``height``
     map (best of 2 timings each), and the mean character-turns per battle.
@@ -104,7 +110,7 @@ def per_character_turn(size: int, battles: int = 5, width: int = 8, height: int 
     rs = ruleset()
     if (width, height) != (8, 8):
         rs = _replace(rs, map=_replace(rs.map, width=width, height=height))
-    spent, actions = 0.0, 0
+    spent, actions, events = 0.0, 0, 0
     for i, setup in enumerate(setups(size, battles)):
         best = float("inf")
         for _ in range(2):
@@ -113,7 +119,8 @@ def per_character_turn(size: int, battles: int = 5, width: int = 8, height: int 
             best = min(best, time.process_time() - t0)
         spent += best
         actions += sum(1 for e in rec.events if isinstance(e, ActionStart))
-    return 1e6 * spent / max(actions, 1), actions / battles
+        events += len(rec.events)
+    return 1e6 * spent / max(actions, 1), actions / battles, 1e6 * spent / max(events, 1)
 
 
 def scaling() -> None:
@@ -121,12 +128,25 @@ def scaling() -> None:
     print("\ncost per character-turn (CPU, best of 2, 5 random battles each; goal: 32v32 within 1.2x of 4v4):")
     base = None
     for size in (4, 8, 16, 32):
-        us, turns = per_character_turn(size)
+        us, turns, per_event = per_turn_and_event(size)
         base = base or us
-        print(f"  {size}v{size} on 8x8: {us:6.1f} us per character-turn  ({us / base:.2f}x 4v4; {turns:.0f} per battle)")
+        print(f"  {size}v{size} on 8x8: {us:6.1f} us per character-turn  ({us / base:.2f}x 4v4; {turns:.0f} per battle; "
+              f"{per_event:.2f} us per event)")
     for side in (8, 16, 32):
         us, turns = per_character_turn(8, width=side, height=side)
         print(f"  8v8 on {side}x{side}: {us:6.1f} us per character-turn  ({turns:.0f} per battle)")
+    # On one 8x8 map a bigger army is also a denser one: more targets in range,
+    # more uses and more candidates per action (work the rules ask for, not a
+    # scan of the army).  The same density (one character per 8 areas) and the
+    # cost per event separate the two (issue 18).
+    print("at one density (a side of sqrt(16 x size) areas), and per event:")
+    base = None
+    for size in (4, 8, 16, 32):
+        side = min(32, round((16 * size) ** 0.5))
+        us, turns, per_event = per_turn_and_event(size, width=side, height=side)
+        base = base or us
+        print(f"  {size}v{size} on {side}x{side}: {us:6.1f} us per character-turn ({us / base:.2f}x), "
+              f"{per_event:5.2f} us per event")
 
 
 def main() -> None:

@@ -90,7 +90,9 @@ def _ally_domain(ctx: CondContext) -> Iterable[Fighter]:
     r = ctx.skill.range
     sq = me.square
     in_range = st.metric.in_range
-    return (g for g in st.fighters if (ko_too or not g.down) and g.team == team and in_range(sq, g.square, r))
+    near = None if ko_too else st.near(sq, r)  # the occupancy index (issue 18); KO ones are not in it
+    return (g for g in (st.fighters if near is None else near)
+            if (ko_too or not g.down) and g.team == team and in_range(sq, g.square, r))
 
 
 def _on_subject(subject: str, test: Callable[[Fighter, CondContext], bool]) -> R.Condition:
@@ -116,7 +118,8 @@ def _count(side: str, scope: str, op: Callable[[int, int], bool], value: int) ->
         r = -1 if scope == "alive" else (ctx.skill.range if ctx.skill is not None else 1)
         in_range = ctx.state.metric.in_range
         n = 0
-        for g in ctx.state.fighters:
+        near = ctx.state.near(sq, r) if r >= 0 else None  # the occupancy index (issue 18)
+        for g in ctx.state.fighters if near is None else near:
             if g.down or (g.team != team) is not enemies:
                 continue
             if r < 0 or in_range(sq, g.square, r):

@@ -100,7 +100,7 @@ class Resolution:
         character set up at 0 HP, say)."""
         fallen = [f for f in self.state.fighters if f.hp <= 0 and not f.down]
         for f in fallen:
-            f.down = True
+            self.state.set_down(f, True)
             self.emit(E.Down(turn=self.turn, target=f.name, square=f.square, cause=f.felled_by or cause))
             for entry in sorted(f.maintained):
                 self.emit(E.MaintainReleased(turn=self.turn, actor=f.name, skill=f.skills[entry].id,

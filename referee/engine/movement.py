@@ -13,7 +13,7 @@ from referee.engine.rng import choose
 from referee.catalog import Skill
 from referee.engine.clauses import Clause, Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
 from referee.plan.innate import innate_skill
-from referee.engine.state import Fighter
+from referee.engine.state import Fighter, occupants_at
 
 
 @dataclass(slots=True)
@@ -104,7 +104,10 @@ def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report
     if not enemies:
         return _stay(b, f, "no_enemy", None, "R-MOVE-6", report_stay)
     r = reach(f)
-    if any(st.metric.in_range(f.square, e.square, r) for e in enemies):
+    near = st.near(f.square, r)  # the occupancy index (issue 18); None: scan the enemies
+    team = f.team
+    if any(st.metric.in_range(f.square, e.square, r)
+           for e in (enemies if near is None else (g for g in near if g.team != team))):
         return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
         return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", report_stay, last)
@@ -114,7 +117,8 @@ def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report
         return _stay(b, f, "no_route", None, "R-MOVE-6", report_stay)
     tied = [e for e in enemies if dist[e.name] == nearest]
     if len(tied) > 1:
-        crowd = {e.name: sum(1 for o in enemies if o.square == e.square) for e in tied}
+        team = f.team  # the occupancy index (issue 18)
+        crowd = {e.name: sum(1 for o in occupants_at(st, e.square) if o.team != team) for e in tied}
         most = max(crowd.values())
         tied = [e for e in tied if crowd[e.name] == most]
     goal_f = choose(b.rng, "ties", tied)
@@ -202,7 +206,7 @@ def _step_toward(b: Resolution, f: Fighter, dest: Square, mode: str, toward: str
 
 def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
     start = f.square
-    f.square = to
+    b.state.move(f, to)
     b.emit(E.Moved(turn=b.turn, actor=f.name, from_square=start, to_square=to, mode=mode,
                    toward=toward, line=line, rule=rule))
     b.mechanics.hit.relocated(b, f, "moved")  # R-WIZ-AIM-1: aim ends when it moves

@@ -31,10 +31,10 @@ def narrow_if_due(b: Resolution, schedule: Sequence[NarrowingStage]) -> None:
     for f in st.fighters:
         if f.down or rect.contains(f.square):
             if f.down and st.revivable and not rect.contains(f.square):
-                f.square = rect.clamp(f.square)  # R-D20-KO-1: the return area, clamped, no damage
+                st.move(f, rect.clamp(f.square))  # R-D20-KO-1: the return area, clamped, no damage
             continue
         start = f.square
-        f.square = rect.clamp(start)
+        st.move(f, rect.clamp(start))
         pushed.append(f)
         b.emit(E.Pushed(turn=st.turn, target=f.name, from_square=start, to_square=f.square))
         b.mechanics.hit.relocated(b, f, "pushed")  # R-WIZ-AIM-1: aim ends when it is pushed

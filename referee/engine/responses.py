@@ -151,7 +151,7 @@ def push(b: Resolution, victim: Fighter, away_from: Fighter, actor: str, skill: 
     dest, wall = kb.dest, kb.hit_wall
     if not wall and not b.mechanics.movement.may_stop(b.state, victim, dest):
         dest, wall = start, True  # R-ORM-MOVE-2: a full area of its side is a wall
-    victim.square = dest
+    b.state.move(victim, dest)
     b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=dest,
                        direction=direction.name, wall=wall, actor=actor, skill=skill, rule=rule))
     if dest != start:
@@ -298,7 +298,7 @@ def revive(b: Resolution, use: Use, target: Fighter) -> None:
     them all), so it is the heal alone."""
     b.gain_hp(target, b.mechanics.damage.heal(b, use, target), use.user.name, use.skill.id)
     if target.hp >= 1:
-        target.down = False
+        b.state.set_down(target, False)
         target.felled_by = None
         b.emit(E.Revived(turn=b.turn, target=target.name, square=target.square, hp=target.hp, cause="heal",
                          rule="R-D20-KO-2"))

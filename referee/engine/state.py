@@ -210,21 +210,137 @@ class BattleState:
     #: area (its ``square``); set from the ``end`` mechanic at battle start.
     revivable: bool = False
 
+    # --- kept indexes (issue 18): changed only by move() and set_down() ---
+    #: Living characters by area, keyed by :func:`area_key` (an int hashes
+    #: without a Python call; each list in roster order).
+    occupants: dict[int, list[Fighter]] = field(default_factory=dict)
+    #: Living characters by army, in roster order.
+    standing_by_team: dict[str, list[Fighter]] = field(default_factory=dict)
+    #: Each character's roster position by name (the kept lists' order).
+    roster_pos: dict[str, int] = field(default_factory=dict)
+
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
         for team in (WHITE, BLACK):
             self.start_counts[team] = sum(1 for f in self.fighters if f.team == team)
+        self.reindex()
+
+    # -- the only places that change a character's square or down flag ------
+    def move(self, f: Fighter, square: Square) -> None:
+        """Put ``f`` on ``square``: every change of a square goes through here
+        (steps, pushes, knockback, narrowing, setup draws, look-ahead undo), so
+        the occupancy index stays equal to a recount (issue 18)."""
+        old = f.square
+        f.square = square
+        # area_key inlined: this runs for every step of every character
+        old_key = old.rank * _RANK_STRIDE + old.file
+        new_key = square.rank * _RANK_STRIDE + square.file
+        if old_key != new_key and not f.down:
+            occ = self.occupants
+            at = occ[old_key]
+            at.remove(f)
+            if not at:
+                del occ[old_key]
+            there = occ.get(new_key)
+            if there is None:
+                occ[new_key] = [f]
+            else:
+                _insert(there, f, self.roster_pos)
+
+    def set_down(self, f: Fighter, down: bool) -> None:
+        """Mark ``f`` down (R-CHAR-2) or up again (R-D20-KO-2, R-D20-END-2):
+        every change of ``down`` goes through here, so the head counts and the
+        occupancy index stay equal to a recount (issue 18)."""
+        if f.down is down:
+            return
+        f.down = down
+        team = self.standing_by_team.setdefault(f.team, [])
+        if down:
+            team.remove(f)
+            at = self.occupants[area_key(f.square)]
+            at.remove(f)
+            if not at:
+                del self.occupants[area_key(f.square)]
+        else:
+            _insert(team, f, self.roster_pos)
+            _insert(self.occupants.setdefault(area_key(f.square), []), f, self.roster_pos)
+
+    def reindex(self) -> None:
+        """Build the kept indexes from the fighters (battle start)."""
+        self.roster_pos = {f.name: i for i, f in enumerate(self.fighters)}
+        self.occupants = {}
+        self.standing_by_team = {WHITE: [], BLACK: []}
+        for f in self.fighters:
+            if not f.down:
+                self.occupants.setdefault(area_key(f.square), []).append(f)
+                self.standing_by_team.setdefault(f.team, []).append(f)
+
+    def index_errors(self) -> list[str]:
+        """Where the kept indexes differ from a recount (empty: none); the
+        debug check of tests (tests/engine/test_state_index.py)."""
+        occ: dict[int, list[Fighter]] = {}
+        teams: dict[str, list[Fighter]] = {WHITE: [], BLACK: []}
+        for f in self.fighters:
+            if not f.down:
+                occ.setdefault(area_key(f.square), []).append(f)
+                teams.setdefault(f.team, []).append(f)
+        errors = []
+        if occ != self.occupants:
+            errors.append(f"occupants {self.occupants} != recount {occ}")
+        kept = {t: v for t, v in self.standing_by_team.items() if v or t in teams}
+        if kept != teams:
+            errors.append(f"standing {self.standing_by_team} != recount {teams}")
+        return errors
+
+    def near(self, sq: Square, r: int) -> list[Fighter] | None:
+        """Living characters within ``r`` files and ``r`` ranks of ``sq`` (the
+        Chebyshev box every range metric stays inside, metric.py), in roster
+        order, read from the occupancy index; None when the box holds more
+        than twice as many areas as there are living characters, or when
+        fewer than four are living (then scanning the army is cheaper).  Callers still apply their metric's ``in_range``: this only
+        narrows what is scanned, so the result never depends on it (issue 18)."""
+        if r < 0:
+            return []
+        by_team = self.standing_by_team
+        alive = len(by_team.get(WHITE, ())) + len(by_team.get(BLACK, ()))
+        if alive < 4:
+            return None  # a scan of so few is as cheap as any box
+        # the box, cut to the map plus the off-map waiting square (-1, -1)
+        graph = self.graph
+        f0, f1 = max(sq.file - r, -1), min(sq.file + r, graph.width - 1)
+        r0, r1 = max(sq.rank - r, -1), min(sq.rank + r, graph.height - 1)
+        # a box area costs one dict look-up, a character a metric call: the box
+        # is read while it has at most twice as many areas as living characters
+        if (f1 - f0 + 1) * (r1 - r0 + 1) > 2 * alive or len(by_team) > 2:
+            return None
+        get = self.occupants.get
+        out: list[Fighter] = []
+        for rank in range(r0, r1 + 1):
+            row = rank * _RANK_STRIDE
+            for file in range(f0, f1 + 1):
+                at = get(row + file)
+                if at:
+                    out += at
+        pos = self.roster_pos
+        out.sort(key=lambda g: pos[g.name])
+        return out
 
     def living(self) -> list[Fighter]:
         return [f for f in self.fighters if not f.down]
 
     def enemies_of(self, f: Fighter) -> list[Fighter]:
+        """Living members of the other army, in roster order (the kept index:
+        White's list precedes Black's, so one list is already in order)."""
         team = f.team
+        if team == WHITE:
+            return list(self.standing_by_team[BLACK])
+        if team == BLACK:
+            return list(self.standing_by_team[WHITE])
         return [g for g in self.fighters if not g.down and g.team != team]
 
     def allies_of(self, f: Fighter) -> list[Fighter]:
         """Living members of ``f``'s army, ``f`` included."""
-        return [g for g in self.fighters if not g.down and g.team == f.team]
+        return list(self.standing_by_team.get(f.team, ()))
 
     def is_sunk(self, sq: Square) -> bool:
         sinks = self.sinks
@@ -235,10 +351,34 @@ class BattleState:
         sq, team = f.square, f.team
         if self.sinks and self.is_sunk(sq):
             return True
-        for g in self.fighters:
-            if g.square == sq and g.team != team and not g.down:
+        for g in self.occupants.get(sq.rank * _RANK_STRIDE + sq.file, ()):
+            if g.team != team:
                 return True
         return False
 
     def standing(self, team: str) -> int:
-        return sum(1 for f in self.fighters if f.team == team and not f.down)
+        return len(self.standing_by_team.get(team, ()))
+
+
+def area_key(sq: Square) -> int:
+    """The occupancy index's key of an area (files and ranks are small: at
+    most 32, or -1 for the off-map waiting square)."""
+    return sq.rank * _RANK_STRIDE + sq.file
+
+
+_RANK_STRIDE = 4096
+
+
+def occupants_at(state: BattleState, sq: Square) -> list[Fighter]:
+    """The living characters on ``sq``, roster order (the kept index)."""
+    return state.occupants.get(area_key(sq), [])
+
+
+def _insert(group: list[Fighter], f: Fighter, pos: Mapping[str, int]) -> None:
+    """Insert ``f`` into ``group`` keeping roster order (R-RNG-1)."""
+    index = pos[f.name]
+    for i, g in enumerate(group):
+        if pos[g.name] > index:
+            group.insert(i, f)
+            return
+    group.append(f)

@@ -107,7 +107,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
         pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
     else:
-        pool = [c for c in st.fighters
+        near = st.near(here, r)  # the occupancy index (issue 18); None: scan the army
+        pool = [c for c in (st.fighters if near is None else near)
                 if not c.down and ((c.team == team) is heals or (allies_too and c is not user))
                 and in_range(here, c.square, r)]
     if not pool:

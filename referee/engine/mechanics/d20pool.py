@@ -184,7 +184,8 @@ def would_step(ctx: Resolution, f: Fighter, attacked: bool) -> bool:
     try:
         return move_step(ctx, f, attacked, report_stay=False) is None
     finally:
-        ctx.rng, ctx.events, f.square = rng, events, square
+        ctx.rng, ctx.events = rng, events
+        ctx.state.move(f, square)
 
 
 # ------------------------------------------------------------------ the turn
@@ -379,7 +380,7 @@ def ride_action(ctx: Resolution, f: Fighter, clause: Ride, pool: list[Fighter]) 
     direction = ctx.mechanics.movement.push_direction(ctx, f.square, target.square)
     kb = ctx.state.graph.knockback(f.square, target.square, direction)
     start = target.square
-    target.square = kb.dest
+    ctx.state.move(target, kb.dest)
     ctx.emit(E.Ridden(turn=ctx.turn, actor=f.name, target=target.name, from_square=start, to_square=kb.dest,
                       direction=direction.name, blocked=kb.hit_wall, rule="R-D20-PUSH-1"))
 
@@ -522,7 +523,7 @@ class Wipeout:
     def before_result(self, ctx: Resolution, winner: str) -> None:
         for f in ctx.state.fighters:
             if f.team == winner and f.down:
-                f.down = False
+                ctx.state.set_down(f, False)
                 f.hp = min(self.winners_ko_to, f.max_hp)
                 ctx.emit(E.Revived(turn=ctx.turn, target=f.name, square=f.square, hp=f.hp, cause="victory",
                                    rule="R-D20-END-2"))

@@ -17,7 +17,12 @@ __all__ = ["RangeMetric", "Chebyshev"]
 
 
 class RangeMetric(Protocol):
-    """A distance between two areas, and ``within r`` in that distance."""
+    """A distance between two areas, and ``within r`` in that distance.
+
+    A metric never reaches beyond the Chebyshev box: ``in_range(a, b, r)``
+    implies the file and rank gaps are both at most ``r`` (range scans read
+    only that box of the occupancy index, ``BattleState.near``, issue 18;
+    tests/engine/test_state_index.py checks every registered metric)."""
 
     def distance(self, a: Square, b: Square) -> int:
         """Distance from ``a`` to ``b`` (0 for the same area)."""

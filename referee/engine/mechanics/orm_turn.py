@@ -28,7 +28,7 @@ from referee.engine.movement import pick_move, step_by
 from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
-from referee.engine.state import Fighter
+from referee.engine.state import Fighter, occupants_at
 from referee.engine.statuses import tick
 from referee.engine.targeting import restrict
 from referee.engine.uses import Use
@@ -236,14 +236,14 @@ class SimpleMain:
             if reason is not None:
                 break
             path.append(f.square)
-            if any(g.square == f.square and g.team != f.team and not g.down for g in st.fighters):
+            if any(g.team != f.team for g in occupants_at(st, f.square)):
                 break
         moved = [e for e in ctx.events[mark:] if isinstance(e, E.Moved)]
         del ctx.events[mark:]
         keep = len(path) - 1
         while keep > 0 and not movement.may_stop(st, f, path[keep]):
             keep -= 1
-        f.square = path[keep]
+        ctx.state.move(f, path[keep])
         ctx.events.extend(moved[:keep])
         if keep == 0:
             why = reason if reason is not None else "full"

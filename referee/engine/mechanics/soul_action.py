@@ -328,7 +328,7 @@ def run_move(ctx: Resolution, f: Fighter, phase: str, points: int, attacked: boo
     steps, line, reason = 0, None, ""
     if first is not None:
         moved, line = first
-        f.square = moved.to_square
+        ctx.state.move(f, moved.to_square)
         ctx.emit(moved)
         movement = ctx.mechanics.movement
         assert isinstance(movement, TerrainPoints)
@@ -415,7 +415,8 @@ class SoulAction(NoInnateSkills):
             stepped, _, line = decide(ctx, f, False)
             scratch = ctx.events
         finally:
-            ctx.events, f.square = events, square
+            ctx.events = events
+            ctx.state.move(f, square)
         soul.points_left, soul.stepped = base, False
         first: tuple[E.Moved, int | None] | None = None
         if not stepped:

@@ -262,13 +262,11 @@ class ArmyReduced:
     goal: Goal
 
     def reached(self, state: BattleState) -> bool:
-        # Asked after every use: both armies counted in one pass.
-        standing = dict.fromkeys(state.start_counts, 0)
-        for f in state.fighters:
-            if not f.down:
-                standing[f.team] += 1
+        # Asked after every use: the head counts are kept by the state's
+        # set_down (issue 18), not recounted.
         threshold = self.goal.threshold
-        return any(standing[team] <= threshold(start) for team, start in state.start_counts.items())
+        standing = state.standing
+        return any(standing(team) <= threshold(start) for team, start in state.start_counts.items())
 
     def after_round(self, ctx: Resolution) -> None:
         return None
