@@ -193,9 +193,7 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
     for f, c in zip(fighters, setup.combatants):
         drawn = c.square is None
         if drawn:
-            state.move(f, draw_square(b, f))
-            while f.square in closed:  # R-SOUL-TERR-1: discarded, both coordinates drawn again
-                state.move(f, draw_square(b, f))
+            state.move(f, draw_square(b, f, closed))  # R-SOUL-TERR-1: never a closed area
         b.emit(E.Placed(turn=0, actor=f.name, team=f.team, square=f.square, hp=f.hp, max_hp=f.max_hp,
                         drawn=drawn, rule="R-SETUP-1" if drawn else "setup"))
     for f in fighters:  # R-PAN-5: passives are readied from the first hit
