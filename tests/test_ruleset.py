@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -14,6 +11,7 @@ from referee.catalog import load_catalog
 from referee.diagnostics import Diagnostic, ReferError
 from referee.mechanicspec import ArmyReducedSpec, DecimalDiceSpec, NarrowingSpec, StepsSpec
 from referee.ruleset import DEFAULT_RULESET, builtin_rulesets, deep_merge, load_ruleset, load_ruleset_file
+from tests.engine.crossprocess import outputs_under_hash_seeds
 
 TCGT_YAML = Path(__file__).resolve().parents[1] / "referee" / "data" / "rulesets" / "tcgt.yaml"
 
@@ -99,11 +97,7 @@ def test_ruleset_carries_the_builtin_catalog() -> None:
 
 def test_digest_is_stable_across_processes_and_hash_seeds() -> None:
     code = "from referee.ruleset import load_ruleset; print(load_ruleset().digest)"
-    digests = set()
-    for seed in ("0", "1", "12345"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-        digests.add(out.stdout.strip())
+    digests = {out.strip() for out in outputs_under_hash_seeds(code, ("0", "1", "12345"))}
     assert digests == {load_ruleset().digest}
     assert len(load_ruleset().digest) == 64
 

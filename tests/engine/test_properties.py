@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import events as E
 from referee.engine.battle import resolve_battle
 
+from .crossprocess import events_across_processes
 from .helpers import ruleset
 from .randombattle import random_setup
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def check_invariants(record, setup, limit: int) -> None:  # type: ignore[no-untyped-def]
@@ -63,35 +56,8 @@ def test_invariants_hold_in_random_battles(data, size, seed) -> None:  # type: i
     assert [e.to_json() for e in again.events] == [e.to_json() for e in record.events]
 
 
-SCRIPT = """
-import json, random, sys
-sys.path.insert(0, {root!r})
-{stub}
-from tests.engine.randombattle import random_setup
-from tests.engine.helpers import ruleset
-from referee.engine.battle import resolve_battle
-src = [int(x) for x in {digits!r}]
-it = iter(src * 1000)
-setup = random_setup(lambda n: next(it) % n, 4)
-rec = resolve_battle(setup, ruleset(), 20071213)
-print(json.dumps([e.to_json() for e in rec.events], ensure_ascii=False, sort_keys=True))
-"""
-
-
 def test_same_seed_byte_identical_across_processes_and_hash_seeds() -> None:
     """R-RNG-1: same inputs + seed = byte-identical events, whatever PYTHONHASHSEED."""
-    stub = os.environ.get("REFEREE_DEV_STUB", "")
-    code = SCRIPT.format(root=str(ROOT), stub=stub, digits="31415926535897932384626433832795")
-    outs = outputs_under_two_hash_seeds(code)
-    assert outs[0] == outs[1] and len(json.loads(outs[0])) > 10
-
-
-def outputs_under_two_hash_seeds(code: str) -> list[str]:
-    """``code``'s standard output in two fresh processes, PYTHONHASHSEED 1 and 4242."""
-    outs = []
-    for hash_seed in ("1", "4242"):
-        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                              check=True, cwd=str(ROOT / "tests"))
-        outs.append(proc.stdout)
-    return outs
+    events = events_across_processes("tests.engine.randombattle:random_setup", "tests.engine.helpers:ruleset",
+                                     seed=20071213, digits="31415926535897932384626433832795")
+    assert len(events) > 10

@@ -8,10 +8,8 @@ inputs give byte-identical events across processes and hash seeds."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,11 +17,11 @@ from hypothesis import strategies as st
 from referee.engine import events as E
 from referee.engine.battle import resolve_battle
 
+from .crossprocess import events_across_processes
 from .helpers import ruleset
 from .randombattle import random_setup
-from .test_properties import check_invariants, outputs_under_two_hash_seeds
+from .test_properties import check_invariants
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = int(os.environ.get("REFEREE_D20_EXAMPLES", "25"))
 
 
@@ -76,23 +74,8 @@ def test_invariants_hold_in_random_d20pool_battles(data, size, seed) -> None:  #
     assert [e.to_json() for e in again.events] == [e.to_json() for e in record.events]
 
 
-SCRIPT = """
-import json, sys
-sys.path.insert(0, {root!r})
-{stub}
-from tests.engine.randombattle import random_setup
-from tests.engine.helpers import ruleset
-from referee.engine.battle import resolve_battle
-it = iter([int(x) for x in {digits!r}] * 1000)
-setup = random_setup(lambda n: next(it) % n, 4)
-rec = resolve_battle(setup, ruleset("d20pool"), 2002)
-print(json.dumps([e.to_json() for e in rec.events], ensure_ascii=False, sort_keys=True))
-"""
-
-
 def test_d20pool_byte_identical_across_processes_and_hash_seeds() -> None:
     """R-RNG-1 / R-D20-RNG-1: same inputs + seed = byte-identical events."""
-    code = SCRIPT.format(root=str(ROOT), stub=os.environ.get("REFEREE_DEV_STUB", ""),
-                         digits="27182818284590452353602874713527")
-    outs = outputs_under_two_hash_seeds(code)
-    assert outs[0] == outs[1] and any(e["type"] == "d20_check" for e in json.loads(outs[0]))
+    events = events_across_processes("tests.engine.randombattle:random_setup", "tests.engine.helpers:ruleset",
+                                     "d20pool", seed=2002, digits="27182818284590452353602874713527")
+    assert any(e["type"] == "d20_check" for e in events)

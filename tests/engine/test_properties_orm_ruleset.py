@@ -9,10 +9,8 @@ events across processes and hash seeds."""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -23,11 +21,11 @@ from referee.engine import events as E
 from referee.terrain import Terrain
 from referee.engine.battle import BattleRecord, BattleSetup, resolve_battle
 
+from .crossprocess import events_across_processes
 from .ormhelpers import orm_ruleset
 from .randombattle import random_setup
-from .test_properties import check_invariants, outputs_under_two_hash_seeds
+from .test_properties import check_invariants
 
-ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 40
 EXAMPLES = int(os.environ.get("REFEREE_ORM_EXAMPLES", "25"))
 
@@ -85,23 +83,9 @@ def test_invariants_hold_in_random_orm_battles(data: st.DataObject, size: int, s
     assert [e.to_json() for e in again.events] == [e.to_json() for e in record.events]
 
 
-SCRIPT = """
-import json, sys
-sys.path.insert(0, {root!r})
-{stub}
-from tests.engine.test_properties_orm_ruleset import orm_setup
-from tests.engine.ormhelpers import orm_ruleset
-from referee.engine.battle import resolve_battle
-it = iter([int(x) for x in {digits!r}] * 1000)
-setup = orm_setup(lambda n: next(it) % n, 4)
-rec = resolve_battle(setup, orm_ruleset(100), 3003)
-print(json.dumps([e.to_json() for e in rec.events], ensure_ascii=False, sort_keys=True))
-"""
-
-
 def test_orm_byte_identical_across_processes_and_hash_seeds() -> None:
     """R-ORM-RNG-1 / R-RNG-1: same inputs + seed = byte-identical events."""
-    code = SCRIPT.format(root=str(ROOT), stub=os.environ.get("REFEREE_DEV_STUB", ""),
-                         digits="31415926535897932384626433832795")
-    outs = outputs_under_two_hash_seeds(code)
-    assert outs[0] == outs[1] and any(e["type"] == "nd6_check" for e in json.loads(outs[0]))
+    events = events_across_processes("tests.engine.test_properties_orm_ruleset:orm_setup",
+                                      "tests.engine.ormhelpers:orm_ruleset", 100,
+                                      seed=3003, digits="31415926535897932384626433832795")
+    assert any(e["type"] == "nd6_check" for e in events)
