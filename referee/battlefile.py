@@ -30,7 +30,7 @@ from referee.board import InvalidSquareError, Square, parse_square, square_name
 from referee.confine import UnsafePathError, confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
-from referee.mechanicspec import ORM_TERRAIN, SOUL_TERRAIN, WIZ_SIZE, feature_providers
+from referee.mechanicspec import ORM_TERRAIN, SOUL_TERRAIN, WIZ_SIZE, feature_providers, terrain_fields
 from referee.plan import parse_plan
 from referee.plan.ast import AttackObjectAt
 from referee.plan.check import plan_character_names
@@ -651,12 +651,12 @@ class _BattleLoader:
         raw = self.data.get("terrain")
         if raw is None:
             return None
-        names = ruleset.features.names
-        whole = SOUL_TERRAIN in names
+        whole = SOUL_TERRAIN in ruleset.features.names
         # Narrowing (R-NARROW-2) knows no barriers or objects: soulwired's whole
         # block is refused with it; blocked areas are the map's own kind (wiz).
-        if not (whole or ORM_TERRAIN in names) or (whole and ruleset.mechanics.stall.kind == "narrowing"):
-            why = ("narrowing (R-NARROW-2) knows no terrain" if whole or ORM_TERRAIN in names
+        fields = terrain_fields(ruleset.mechanics)
+        if not fields:
+            why = ("narrowing (R-NARROW-2) knows no terrain" if whole
                    else f"providers: {', '.join(feature_providers(ORM_TERRAIN) + feature_providers(SOUL_TERRAIN))}")
             self.error(("terrain",), "clause-not-in-ruleset",
                        f"{ORM_TERRAIN} is not part of ruleset '{ruleset.name}'", hint=why, at_key=True)
@@ -686,7 +686,6 @@ class _BattleLoader:
             seen[value] = path
             return parse_square(value)
 
-        fields = ("blocked", "barriers", "objects") if whole else ("blocked",)
         for key in sorted(set(raw) - set(fields), key=str):
             self.error(("terrain", key), "unknown-field",
                        f"terrain: no field {key!r} under ruleset '{ruleset.name}'; it takes {', '.join(fields)}"

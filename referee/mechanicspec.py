@@ -158,6 +158,14 @@ class MechanicsSpec:
             out |= spec.extra_features()
         return frozenset(out)
 
+    def narrows_field(self) -> bool:
+        """Whether a chosen kind shrinks the field (:attr:`KindInfo.narrows_field`)."""
+        for slot, spec in self.slots():
+            info = KINDS[slot].get(spec.kind)
+            if info is not None and info.narrows_field:
+                return True
+        return False
+
 
 @dataclass(frozen=True)
 class Features:
@@ -198,6 +206,9 @@ class KindInfo:
     :param source: where the kind is specified (rule IDs or a variant file).
     :param features: plan clauses/conditions, sheet blocks and battle-file
         fields this kind gives (refused under rulesets without it).
+    :param narrows_field: this kind shrinks the field during the battle
+        (R-NARROW-1..4), pushing whoever stands outside it inwards; what needs
+        a fixed field asks this (:func:`terrain_fields`).
     """
 
     slot: str
@@ -210,6 +221,7 @@ class KindInfo:
     #: What this kind lets plans, sheets and battle files write (feature
     #: names such as ``"d20pool drop clause"``; see :meth:`MechanicsSpec.features`).
     features: frozenset[str] = frozenset()
+    narrows_field: bool = False
 
     @property
     def built(self) -> bool:
@@ -308,7 +320,8 @@ _BUILT: tuple[KindInfo, ...] = (
     KindInfo("hit", "always", "R-SK-1a", build=_plain),
     KindInfo("damage", "printed", "R-SK-3", build=_plain, planned_params=("armour",)),
     KindInfo("area", "extension", "R-EXT-1..9", build=_plain),
-    KindInfo("stall", "narrowing", "R-NARROW-1..4", {"schedule": _schedule}, ("schedule",), _narrowing),
+    KindInfo("stall", "narrowing", "R-NARROW-1..4", {"schedule": _schedule}, ("schedule",), _narrowing,
+             narrows_field=True),
     KindInfo("stall", "none", "variant-orm.md (no stall breaker)", build=_plain),
     KindInfo("end", "army_reduced", "R-GOAL-1/2", {"fraction": _fraction}, ("fraction",), _army_reduced),
 )
@@ -1068,6 +1081,22 @@ SOUL_PREFERENCE = "the preference `fewest evasion dice` (soulwired)"
 SOUL_SHEET = "the sheet block `soulwired:` (soulwired)"
 #: The whole terrain block: barriers and objects besides blocked areas (R-SOUL-FILE-2).
 SOUL_TERRAIN = "the battle file's terrain `barriers` and `objects` (soulwired)"
+#: The battle file's ``terrain:`` fields, in the order messages list them.
+TERRAIN_FIELDS: tuple[str, ...] = ("blocked", "barriers", "objects")
+
+
+def terrain_fields(spec: MechanicsSpec) -> tuple[str, ...]:
+    """The battle file's ``terrain:`` fields these mechanics take: all three
+    with soulwired's whole block (R-SOUL-FILE-2), but none at all when a kind
+    narrows the field ("a ruleset that extends it and turns narrowing back on
+    rejects `terrain`": R-NARROW-2 knows no terrain); ``blocked`` alone with
+    orm's or wiz's blocked terrain (R-ORM-BATTLE-1, R-WIZ-BATTLE-1); else none.
+    The battle-file loader and ``replay``'s check of a report's inputs both
+    ask this, so a report can carry only terrain its battle file could."""
+    names = spec.features()
+    if SOUL_TERRAIN in names:
+        return () if spec.narrows_field() else TERRAIN_FIELDS
+    return ("blocked",) if ORM_TERRAIN in names else ()
 Garb = Literal["evasive", "armoured"]
 
 

@@ -27,6 +27,7 @@ from typing import Any, Mapping
 from referee.app.inputs import parsed_clauses, ruleset_summary, skill_names
 from referee.battlefile import TEAMS, parse_plan_of, square_on_map
 from referee.diagnostics import Diagnostic
+from referee.mechanicspec import terrain_fields
 from referee.report.record import inputs_digest
 from referee.ruleset import Ruleset
 from referee.sheet import parse_sheet
@@ -167,8 +168,11 @@ class _Checker:
             return isinstance(value, str) and square_on_map(value, width, height)
 
         terrain = inputs.get("terrain")
+        # The battle-file loader's question (R-ORM-BATTLE-1, R-SOUL-FILE-2):
+        # a report carries only the terrain its battle file could have.
+        fields = terrain_fields(self.ruleset.mechanics)
         if terrain is not None:
-            ok = isinstance(terrain, dict) and not set(terrain) - {"blocked", "barriers", "objects"}
+            ok = isinstance(terrain, dict) and not set(terrain) - set(fields)
             if ok:
                 for key in ("blocked", "barriers"):
                     value = terrain.get(key, [])
@@ -179,7 +183,8 @@ class _Checker:
                     and type(o.get("strength")) is int and o["strength"] >= 1
                     and type(o.get("armour", 0)) is int and o.get("armour", 0) >= 0 for o in objects)
             if not ok:
-                self.error("bad-input", "inputs.terrain", "is not {blocked, barriers, objects} on this map")
+                self.error("bad-input", "inputs.terrain", f"is not {{{', '.join(fields)}}} on this map" if fields
+                           else f"ruleset '{self.ruleset.name}' takes no terrain")
         for index, c in enumerate(inputs["characters"]):
             block = c.get("soulwired") if isinstance(c, dict) else None
             if block is None:
