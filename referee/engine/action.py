@@ -42,7 +42,7 @@ def act(b: Resolution, f: Fighter, *, main_use: bool = False, cast: CastHook | N
     if not f.down:
         if aim_line is None:
             move_step(b, f, attacked)
-        else:
+        elif b.decisions:
             b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason="aiming", line=aim_line,
                             rule="R-WIZ-AIM-1"))
     f.acted = True
@@ -82,15 +82,17 @@ def select_pattern(b: Resolution, f: Fighter) -> None:
                                       cause="pattern_switch", rule="R-PAT-3"))
         release_all(f)
     f.active = choice
-    b.emit(E.PatternSelected(turn=b.turn, actor=f.name, pattern=choice, elements=f.patterns[choice].text,
-                             reason=reason, switched=switched))
+    if switched or b.decisions:  # a switch is always written (issue 18's lean resolution)
+        b.emit(E.PatternSelected(turn=b.turn, actor=f.name, pattern=choice, elements=f.patterns[choice].text,
+                                 reason=reason, switched=switched))
     kept = []
     for i, p in enumerate(f.panels[choice]):
         if p.assigned is None:
             p.used = False
         else:
             kept.append(i)
-    b.emit(E.PanelsReset(turn=b.turn, actor=f.name, kept=tuple(kept)))
+    if b.decisions:
+        b.emit(E.PanelsReset(turn=b.turn, actor=f.name, kept=tuple(kept)))
 
 
 def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]:
@@ -158,14 +160,17 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
     order, lines, filters = walk_order(b, f) if prepared is None else prepared
     if skip_maintain:
         order = [i for i in order if not (f.skills[i].is_maintain and not f.skills[i].is_passive)]
-    b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
-                        skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
+    decisions = b.decisions
+    if decisions:
+        b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
+                            skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
     frozen = f.freeze > 0
     attacked = False
 
     def passed(entry: int, reason: str, line: int | None = None, detail: str = "", rule: str = "R-PLAN-3") -> None:
-        b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[entry].id, entry=entry,
-                             reason=reason, line=line, detail=detail, rule=rule))
+        if decisions:
+            b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[entry].id, entry=entry,
+                                 reason=reason, line=line, detail=detail, rule=rule))
 
     main_done = False
     for entry in order:
@@ -202,7 +207,7 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
                 passed(entry, "held_back", line=held.line, rule="R-TURN-4")
                 continue
             if base is None:
-                passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
+                passed(entry, "cost_unpayable", detail=_cost_kanji(skill) if decisions else "", rule="R-PAN-3")
                 continue
             start_maintain(b, f, entry, skill, base)
             if max_uses is not None:
@@ -212,7 +217,7 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
                     break
             continue
         if base is None:
-            passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
+            passed(entry, "cost_unpayable", detail=_cost_kanji(skill) if decisions else "", rule="R-PAN-3")
             continue
         if entry_hook is not None and entry_hook(entry, skill, base):
             attacked = True
@@ -249,7 +254,7 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
 def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:
     """The entries after ``entry`` once the walk's uses are spent, each
     passed with ``reason`` and no other test (R-ORM-ACT-4); None: unsaid."""
-    if reason is None:
+    if reason is None or not b.decisions:
         return
     for later in order[order.index(entry) + 1:]:
         b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[later].id, entry=later,

@@ -171,8 +171,9 @@ class SimpleMain:
         now, with R-PLAN-3's skips, a use each; one left without a use waits."""
         order, lines, _ = walk_order(ctx, f)
         entries = [i for i in order if f.skills[i].is_maintain and not f.skills[i].is_passive]
-        ctx.emit(E.SkillOrder(turn=ctx.turn, actor=f.name, entries=tuple(entries),
-                              skills=tuple(f.skills[i].id for i in entries), moved_by=tuple(lines)))
+        if ctx.decisions:
+            ctx.emit(E.SkillOrder(turn=ctx.turn, actor=f.name, entries=tuple(entries),
+                                  skills=tuple(f.skills[i].id for i in entries), moved_by=tuple(lines)))
         for entry in entries:
             if f.down:
                 break
@@ -181,6 +182,8 @@ class SimpleMain:
             if reason is None and n >= uses:
                 reason, rule = "no_use_left", "R-ORM-ACT-2"
             if reason is not None:
+                if not ctx.decisions:
+                    continue
                 ctx.emit(E.SkillPassed(turn=ctx.turn, actor=f.name, skill=skill.id, entry=entry, reason=reason,
                                        line=line, detail=_cost_kanji(skill) if reason == "cost_unpayable" else "",
                                        rule=rule))
@@ -245,7 +248,7 @@ class SimpleMain:
             keep -= 1
         ctx.state.move(f, path[keep])
         ctx.events.extend(moved[:keep])
-        if keep == 0:
+        if keep == 0 and ctx.decisions:
             why = reason if reason is not None else "full"
             ctx.emit(E.Stayed(turn=ctx.turn, actor=f.name, square=f.square, reason=why, line=None,
                               rule="R-ORM-MOVE-2" if why == "full" else "R-ORM-ACT-3"))

@@ -296,11 +296,9 @@ def decide(ctx: Resolution, f: Fighter, attacked: bool) -> Decision:
     if not movement.any_affordable(state, f, steps):
         return False, "no_points", None
     soul.unaffordable = False
-    mark = len(ctx.events)
-    stayed = move_step(ctx, f, attacked)
+    stayed = move_step(ctx, f, attacked, report_stay=False)  # a move reports its stay in ``move_end``
     if stayed is not None:
-        last = ctx.events.pop() if len(ctx.events) > mark else None  # ``stayed`` is not emitted in a move
-        line = last.line if isinstance(last, E.Stayed) else None
+        line = ctx.stay_line
         if stayed == "no_route" and soul.unaffordable:
             stayed = "no_points"
         return False, stayed, line
