@@ -17,7 +17,7 @@ from referee.board import Square
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import _cost_kanji, maintenance, select_pattern, start_maintain, walk, walk_order
+from referee.engine.action import WalkPolicy, _cost_kanji, maintenance, select_pattern, start_maintain, walk, walk_order
 from referee.engine.clauses import NeverFollowUp
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -106,6 +106,11 @@ def normal_attack_skill(spec: NormalAttackSpec) -> Skill:
     return Skill(id=NORMAL_ATTACK_ID, name_ja="通常攻撃", reading="つうじょうこうげき", name_en="Normal Attack",
                  cost=(), level=0, classes=("attack",), range=spec.range, targets="enemies",
                  element=Element(spec.element), damage=spec.power)
+
+
+#: R-ORM-ACT-4's main phase: one use, maintain entries not its own, the
+#: later entries passed as ``main_used`` once the use is spent.
+MAIN_PHASE_WALK = WalkPolicy(max_uses=1, skip_maintain=True, spent="main_used")
 
 
 @dataclass(frozen=True)
@@ -261,7 +266,7 @@ class SimpleMain:
         attack last; the first entry used ends it; then R-ORM-SUP-2."""
         ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="main", uses=1))
         mark = len(ctx.events)
-        walk(ctx, f, 1, skip_maintain=True, spent="main_used")
+        walk(ctx, f, MAIN_PHASE_WALK)
         used = next((e for e in ctx.events[mark:] if isinstance(e, E.SkillUsed) and e.actor == f.name), None)
         if used is None or not self.spec.follow_up or not used.targets:
             return
