@@ -122,16 +122,18 @@ def _floor_encoder() -> tuple[str, Any]:
         return "json (stdlib; install orjson for a lower floor)", lambda obj: json.dumps(obj, ensure_ascii=False).encode()
 
 
-def stage_costs(round_dir: Path, sample: int) -> None:
+def stage_costs(round_dir: Path, sample: int, formats: tuple[str, ...] = ("json", "text"),
+                decisions: bool = False) -> None:
     """Per-battle CPU by stage over the first ``sample`` battles, in this process,
     and the ratio of the whole to the floor (the same events serialised as
-    ready-made dicts by the fastest encoder)."""
+    ready-made dicts by the fastest encoder).  Resolved as the round is:
+    lean unless the json keeps them (``decisions``, ``batch --decisions``)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from referee.app.inputs import battle_inputs, resolve_inputs
     from referee.app.pipeline import write_atomic
     from referee.battlefile import load_battle
     from referee.engine.events import event_to_json
-    from referee.report import render
+    from referee.report import needs_decisions, render
 
     files = sorted(round_dir.glob("*.battle.yaml"))[:sample]
     name, encode = _floor_encoder()
@@ -146,7 +148,8 @@ def stage_costs(round_dir: Path, sample: int) -> None:
             assert battle is not None, path
             inputs = battle_inputs(battle)
             t1 = clock()
-            report = resolve_inputs(inputs, battle.ruleset, battle.seed if battle.seed is not None else 0, "file")
+            report = resolve_inputs(inputs, battle.ruleset, battle.seed if battle.seed is not None else 0, "file",
+                                    decisions=needs_decisions(formats, json_decisions=decisions))
             t2 = clock()
             as_json = render(report, "json")
             t3 = clock()
@@ -166,7 +169,9 @@ def stage_costs(round_dir: Path, sample: int) -> None:
     finally:
         shutil.rmtree(out, ignore_errors=True)
     total = sum(sum(v) for k, v in stages.items() if k != "floor") / len(files)
-    print(f"\nper battle, one process, CPU (mean of {len(files)} battles; {statistics.mean(events):.0f} events each):")
+    kind = "with decision events" if needs_decisions(formats, json_decisions=decisions) else "lean: no decision events"
+    print(f"\nper battle, one process, CPU (mean of {len(files)} battles; {statistics.mean(events):.0f} events each, "
+          f"{kind}):")
     for key in ("load", "engine", "json", "text", "write"):
         mean = statistics.mean(stages[key])
         print(f"  {key:<7} {1000 * mean:7.2f} ms  {100 * mean / total:5.1f} %")
@@ -184,6 +189,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--formats", default="json,text")
     parser.add_argument("--keep", action="store_true", help="keep the generated round and reports")
+    parser.add_argument("--decisions", action="store_true",
+                        help="json reports keep the decision events (batch --decisions); default: a lean round")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-batch-"))
     try:
@@ -194,10 +201,12 @@ def main() -> int:
             write_round(round_dir, args.battles, seed=2007)
         start = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "referee.cli", "batch", str(round_dir), "--jobs", str(args.jobs),
-                               "-o", str(out), "--formats", args.formats], capture_output=True, text=True)
+                               "-o", str(out), "--formats", args.formats] + (["--decisions"] if args.decisions else []),
+                              capture_output=True, text=True)
         elapsed = time.perf_counter() - start
         summary = json.loads((out / "standings.json").read_text("utf-8"))["summary"] if (out / "standings.json").exists() else {}
-        print(f"round: {args.kind}  battles: {args.battles}  jobs: {args.jobs}  formats: {args.formats}")
+        print(f"round: {args.kind}  battles: {args.battles}  jobs: {args.jobs}  formats: {args.formats}"
+              f"{'  --decisions' if args.decisions else ''}")
         print(f"wall time: {elapsed:.2f} s  ({args.battles / elapsed:.1f} battles/s, "
               f"{1000 * elapsed / max(args.battles, 1):.2f} ms per battle)")
         print(f"resolved: {summary.get('resolved', '?')}  failed: {summary.get('failed', '?')}  "
@@ -207,7 +216,7 @@ def main() -> int:
             print(proc.stderr[-2000:], file=sys.stderr)
             return proc.returncode
         if args.sample:
-            stage_costs(round_dir, args.sample)
+            stage_costs(round_dir, args.sample, tuple(args.formats.split(",")), args.decisions)
         return 0
     finally:
         if args.keep:

@@ -38,16 +38,18 @@ def setups(size: int, battles: int) -> list[Any]:
     return out
 
 
-def bench(size: int, battles: int = 21, repeat: int = 3, ruleset_name: str = "tcgt") -> tuple[float, float, float]:
+def bench(size: int, battles: int = 21, repeat: int = 3, ruleset_name: str = "tcgt",
+          decisions: bool = True) -> tuple[float, float, float]:
     """Median ms per battle (best of ``repeat`` timings of each battle, to
-    shave scheduler noise), median turns, median events."""
+    shave scheduler noise), median turns, median events.  ``decisions=False``:
+    a lean resolution, as a round or odds run it (issue 18)."""
     rs = ruleset(ruleset_name)
     times, turns, events = [], [], []
     for i, setup in enumerate(setups(size, battles)):
         best = float("inf")
         for _ in range(repeat):
             t0 = time.perf_counter()
-            rec = resolve_battle(setup, rs, i)
+            rec = resolve_battle(setup, rs, i, decisions=decisions)
             best = min(best, time.perf_counter() - t0)
         times.append(best)
         turns.append(rec.result.turns)
@@ -154,6 +156,9 @@ def main() -> None:
     for size in (3, 8, 16):
         ms, turns, events = bench(size)
         print(f"{size}v{size}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events)")
+    ms, turns, events = bench(8, decisions=False)
+    print(f"8v8 lean (no decision events, as a round and odds resolve): median {ms:.1f} ms per battle "
+          f"({events:.0f} events; goal: under 10 ms)")
     names = [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--ruleset"]
     if names:
         base, _, _ = bench(8)

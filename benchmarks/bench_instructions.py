@@ -1,7 +1,10 @@
 """Instructions per 8v8 battle, tcgt against a variant, by callgrind (issue 12).
 
 Run: ``python benchmarks/bench_instructions.py [RULESET ...]`` (default
-``soulwired``).  Why instruction counts: the machine is shared, and a wall-time
+``soulwired``), or ``python benchmarks/bench_instructions.py --stages [N]``
+for issue 18's stages (load, engine, json, text) of ``N`` (default 5) random
+8v8 battles of ``bench_batch.py``'s round, resolved as ``referee batch``
+resolves them (lean) and with decision events.  Why instruction counts: the machine is shared, and a wall-time
 ratio of two rulesets timed minutes apart moves with the load; the count of
 instructions a battle executes does not.  The 21 random 8v8 battles of
 ``bench_engine.py`` (same inputs, same seeds) run once each under ``valgrind
@@ -57,9 +60,77 @@ def count(name: str) -> list[int]:
         return totals
 
 
+#: The stages of one battle of the round, in the order they run (issue 18).
+STAGES = ("load", "engine (lean)", "json (lean)", "text (lean)", "engine (decisions)", "json (decisions)")
+
+
+def run_stages(battles: int) -> None:
+    """The child for ``--stages``: one warm-up battle, then each stage of each
+    battle between two ``os.getppid()`` calls."""
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_batch import write_random_round
+
+    from referee.app.inputs import battle_inputs, resolve_inputs
+    from referee.battlefile import load_battle
+    from referee.report import render
+
+    with tempfile.TemporaryDirectory() as tmp:
+        write_random_round(Path(tmp) / "round", battles + 1, seed=2007)
+        for n, path in enumerate(sorted((Path(tmp) / "round").glob("*.battle.yaml"))):
+            if n:
+                os.getppid()
+            battle, _ = load_battle(path)
+            assert battle is not None
+            inputs = battle_inputs(battle)
+            if n:
+                os.getppid()
+            seed = battle.seed if battle.seed is not None else 0
+            lean = resolve_inputs(inputs, battle.ruleset, seed, "file", decisions=False)
+            if n:
+                os.getppid()
+            render(lean, "json")
+            if n:
+                os.getppid()
+            render(lean, "text")
+            if n:
+                os.getppid()
+            full = resolve_inputs(inputs, battle.ruleset, seed, "file")
+            if n:
+                os.getppid()
+            render(full, "json")
+        os.getppid()
+
+
+def stages(battles: int) -> None:
+    """Mean instructions per battle and stage (``--stages``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=os_getppid",
+                        f"--callgrind-out-file={out}", sys.executable, __file__, "--stages-child", str(battles)],
+                       check=True, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        dumps = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
+        totals = []
+        for path in dumps[1:]:
+            with open(path) as fh:
+                totals.append(next(int(line.split()[1]) for line in fh if line.startswith("summary:")))
+    print(f"instructions per random 8v8 battle of the round, mean of {battles} (callgrind):")
+    per = {name: totals[i::len(STAGES)] for i, name in enumerate(STAGES)}
+    for name, values in per.items():
+        print(f"  {name:<20} {sum(values) / len(values) / 1e6:8.1f} M")
+    lean = sum(sum(per[k]) for k in STAGES[:4]) / battles
+    print(f"  round as batch runs it (load + lean engine + json + text): {lean / 1e6:.1f} M")
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--child"]:
         run_battles(sys.argv[2])
+        return
+    if sys.argv[1:2] == ["--stages-child"]:
+        run_stages(int(sys.argv[2]))
+        return
+    if sys.argv[1:2] == ["--stages"]:
+        stages(int(sys.argv[2]) if len(sys.argv) > 2 else 5)
         return
     names = sys.argv[1:] or ["soulwired"]
     base = count("tcgt")

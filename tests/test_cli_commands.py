@@ -179,10 +179,10 @@ def test_batch_finishes_the_round_and_reports_the_broken_battle(tmp_path: Path,
 def test_batch_survives_a_crashing_battle(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from referee.app import batch
 
-    def boom(path, seed=None):  # type: ignore[no-untyped-def]
+    def boom(path, seed=None, **options):  # type: ignore[no-untyped-def]
         if "r2" in str(path):
             raise RuntimeError("engine bug")
-        return real(path, seed)
+        return real(path, seed, **options)
 
     real = batch.resolve_file_checked
     monkeypatch.setattr(batch, "resolve_file_checked", boom)

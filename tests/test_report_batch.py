@@ -97,13 +97,11 @@ def test_seed_option_parsing() -> None:
         parse_seed("  ")
 
 
-def _dies_on_r2(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
-                time_limit_seconds: float | None = None, full: bool = False,
-                sealed: batch_module.Sealed = None) -> BattleOutcome:
+def _dies_on_r2(path: str, rel: str, *rest: Any) -> BattleOutcome:
     """A worker whose process dies (as if killed) on the battle r2."""
     if rel.startswith("r2"):
         os._exit(3)
-    return _REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, time_limit_seconds, full, sealed)
+    return _REAL_RESOLVE_ONE(path, rel, *rest)
 
 
 _REAL_RESOLVE_ONE = batch_module.resolve_one
@@ -125,3 +123,28 @@ def test_a_worker_process_that_dies_loses_only_its_own_battle(tmp_path: Path, mo
     assert "worker process resolving it died" in (outcomes[1].error or "")
     assert (tmp_path / "out" / "r1.json").exists() and not (tmp_path / "out" / "r2.json").exists()
     assert "referee error" in (tmp_path / "out" / "standings.md").read_text("utf-8")
+
+
+def test_a_rounds_json_is_lean_unless_decisions_are_asked_for(tmp_path: Path) -> None:
+    """Issue 18, item 3: a round's json reports leave out the decision events
+    (``"decisions": false``) and ``replay`` confirms them; ``--decisions``
+    keeps them, as ``resolve --format json`` does; the text is the same."""
+    import json
+
+    from referee.app.replay import replay_report
+    from referee.engine.events import DECISION_TYPES
+
+    lean_out, full_out = tmp_path / "lean", tmp_path / "full"
+    batch_module.run_batch(FIXTURES / "round", lean_out, formats=("json", "text"), progress=io.StringIO())
+    batch_module.run_batch(FIXTURES / "round", full_out, formats=("json", "text"), decisions=True,
+                           progress=io.StringIO())
+    lean = json.loads((lean_out / "r1.json").read_text("utf-8"))
+    full = json.loads((full_out / "r1.json").read_text("utf-8"))
+    assert lean["decisions"] is False and "decisions" not in full
+    assert not any(e["type"] in DECISION_TYPES and not e.get("switched") for e in lean["events"])
+    assert any(e["type"] in DECISION_TYPES for e in full["events"])
+    assert len(lean["events"]) < len(full["events"]) and lean["result"] == full["result"]
+    assert (lean_out / "r1.txt").read_bytes() == (full_out / "r1.txt").read_bytes()
+    for out in (lean_out, full_out):
+        outcome = replay_report(out / "r1.json")
+        assert outcome.identical, outcome.message

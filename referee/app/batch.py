@@ -36,7 +36,7 @@ from referee.app.workers import BattleTimeout, fork_context, kill_workers, time_
 from referee.confine import UnsafePathError
 from referee.diagnostics import Diagnostic, ReferError, format_diagnostics
 from referee.limits import BATTLE_TIME_LIMIT_SECONDS
-from referee.report import SUFFIXES, render
+from referee.report import SUFFIXES, needs_decisions, render
 from referee.report.messages import MESSAGES, message, team_label, word
 from referee.textcheck import shown_escaped
 
@@ -123,7 +123,7 @@ def shown_path(rel: str) -> str:
 
 def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
                 time_limit_seconds: float | None = None, full: bool = False,
-                sealed: Sealed = None) -> BattleOutcome:
+                sealed: Sealed = None, json_decisions: bool = False) -> BattleOutcome:
     """Worker: resolve one battle, write its reports, return its summary row.
 
     Never raises: invalid input, a battle over its time limit, an unwritable
@@ -131,6 +131,9 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
     ``outdir`` (symlinks resolved) and is written atomically.
 
     :param sealed: the round's seed commitment and secret (``referee.app.seeds``).
+    :param json_decisions: the json report keeps the decision events
+        (``--decisions``); otherwise the battle is resolved lean, since no
+        other format of a round reads them (issue 18).
     """
     shown = shown_path(rel)
     root = path[: len(path) - len(rel)] if path.endswith(rel) else ""
@@ -142,8 +145,9 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
 
     try:
         with time_limit(time_limit_seconds):
-            report, warnings = (resolve_file_checked(path) if sealed is None
-                                else resolve_committed(path, rel, *sealed))
+            decisions = needs_decisions(formats, json_decisions=json_decisions)
+            report, warnings = (resolve_file_checked(path, decisions=decisions) if sealed is None
+                                else resolve_committed(path, rel, *sealed, decisions=decisions))
             texts = [(fmt, render(report, fmt, lang, full=full)) for fmt in formats]
         written = []
         stem = report_stem(rel)
@@ -228,7 +232,7 @@ _Task = tuple[str, str]
 def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ...], lang: str,
               outcomes: list[BattleOutcome], bar: _Progress,
               time_limit_seconds: float | None, full: bool = False,
-              sealed: Sealed = None) -> tuple[list[_Task], bool]:
+              sealed: Sealed = None, json_decisions: bool = False) -> tuple[list[_Task], bool]:
     """Resolve ``tasks`` in ``pool``, adding outcomes.
 
     :returns: the tasks left unresolved because a worker process died (the
@@ -239,7 +243,8 @@ def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ..
     left: list[_Task] = []
     stalled = False
     try:
-        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, time_limit_seconds, full, sealed):
+        futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, time_limit_seconds, full, sealed,
+                               json_decisions):
                    (path, rel)
                    for path, rel in tasks}
         pending = set(futures)
@@ -278,6 +283,7 @@ def run_batch(
     formats: tuple[str, ...] = ("json", "text"),
     lang: str = "en",
     full: bool = False,
+    decisions: bool = False,
     progress: TextIO | None = None,
     executor_factory: Callable[[int], Any] | None = None,
     time_limit_seconds: float | None = BATTLE_TIME_LIMIT_SECONDS,
@@ -295,6 +301,8 @@ def run_batch(
     :param default_outdir: ``outdir`` is the round's own ``reports`` folder,
         which must not lead outside the round.
     :param full: written reports with every sentence (no folding).
+    :param decisions: the json reports keep the decision events (``--decisions``);
+        by default they are lean (``"decisions": false``), which ``replay`` confirms.
     :returns: one outcome per battle, sorted by path.
     :raises ReferError: the output folder cannot be used, or ``folder`` holds no battle.
     :raises BatchInterrupted: on Ctrl-C, after writing partial standings.
@@ -309,7 +317,8 @@ def run_batch(
     outcomes: list[BattleOutcome] = []
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
     try:
-        _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds, full, sealed)
+        _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds, full, sealed,
+                     decisions)
     except KeyboardInterrupt:
         finished = {o.battle for o in outcomes}
         outcomes += [BattleOutcome(battle=shown_path(rel), status="interrupted",
@@ -332,11 +341,12 @@ def _write_standings(outcomes: list[BattleOutcome], out: Path, root: Path, lang:
 
 def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, ...], lang: str,
                  outcomes: list[BattleOutcome], bar: _Progress, executor_factory: Callable[[int], Any] | None,
-                 time_limit_seconds: float | None, full: bool = False, sealed: Sealed = None) -> None:
+                 time_limit_seconds: float | None, full: bool = False, sealed: Sealed = None,
+                 json_decisions: bool = False) -> None:
     """Every task resolved, in this process or a pool of workers."""
     if jobs <= 1 or len(tasks) <= 1:
         for path, rel in tasks:
-            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full, sealed)
+            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full, sealed, json_decisions)
             outcomes.append(outcome)
             bar.update(outcome)
         return
@@ -349,14 +359,14 @@ def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, .
             return ProcessPoolExecutor(max_workers=n, initializer=worker_init, initargs=(os.getpid(),),
                                        mp_context=context)
     left, _ = _run_pool(executor_factory(jobs), tasks, str(out), formats, lang, outcomes, bar, time_limit_seconds,
-                        full, sealed)
+                        full, sealed, json_decisions)
     # A worker process that died (killed, out of memory, stuck and killed by
     # the watchdog) breaks the whole pool: every battle it had not finished is
     # run again, each in a pool of its own, so only the battle that kills its
     # worker is lost.
     for task in left:
         crashed, stalled = _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar,
-                                     time_limit_seconds, full, sealed)
+                                     time_limit_seconds, full, sealed, json_decisions)
         for _, rel in crashed:
             outcome = (BattleOutcome(battle=shown_path(rel), status="timed-out",
                                      error=f"{shown_path(rel)}: took longer than {time_limit_seconds:g} s "

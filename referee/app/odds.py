@@ -89,7 +89,7 @@ def outcomes_for_seeds(inputs: Mapping[str, Any], ruleset: Ruleset, first_index:
     """
     out = []
     for offset, seed in enumerate(seeds):
-        result = resolve_inputs(inputs, ruleset, seed, "odds").result
+        result = resolve_inputs(inputs, ruleset, seed, "odds", decisions=False).result  # only the result is read
         standing = {"white": 0, "black": 0}
         for c in result.final:
             if not c.down:

@@ -50,16 +50,19 @@ def parse_seed(text: str) -> int | str:
     return text
 
 
-def resolve_file(path: str | Path, seed: int | str | None = None) -> Report:
+def resolve_file(path: str | Path, seed: int | str | None = None, *, decisions: bool = True) -> Report:
     """:func:`resolve_file_checked` without the warnings (for callers that
     resolve a battle known to be clean, such as the bundled demo)."""
-    return resolve_file_checked(path, seed)[0]
+    return resolve_file_checked(path, seed, decisions=decisions)[0]
 
 
-def resolve_file_checked(path: str | Path, seed: int | str | None = None) -> tuple[Report, list[Diagnostic]]:
+def resolve_file_checked(path: str | Path, seed: int | str | None = None, *,
+                         decisions: bool = True) -> tuple[Report, list[Diagnostic]]:
     """Load, validate and resolve one battle file.
 
     :param seed: overrides the file's seed; with neither, a seed is drawn.
+    :param decisions: build the decision events (``False``: a lean report for
+        renderers that never read them, :func:`referee.report.needs_decisions`).
     :returns: the report and the battle's warnings (a clause that can never
         apply...), which the commands print: nothing a player wrote is
         silently ignored.
@@ -69,7 +72,7 @@ def resolve_file_checked(path: str | Path, seed: int | str | None = None) -> tup
     if battle is None or has_errors(diags):
         raise ReferError(diags)
     used, source = choose_seed(seed, battle.seed)
-    return resolve_inputs(battle_inputs(battle), battle.ruleset, used, source), diags
+    return resolve_inputs(battle_inputs(battle), battle.ruleset, used, source, decisions=decisions), diags
 
 
 def choose_seed(option: int | str | None, filed: int | str | None) -> tuple[int | str, str]:

@@ -143,7 +143,10 @@ def _replay(path: str | Path, ruleset_override: str | None) -> ReplayOutcome:
     problems = check_report_inputs(report.inputs, ruleset, shown, data.get("inputs_digest"))
     if problems:
         raise ReferError(problems)
-    again = report_to_json(resolve_inputs(report.inputs, ruleset, report.seed, report.seed_source))
+    # A lean report (a round's json without ``--decisions``) is compared with
+    # a lean resolution: the same events with the decision events left out.
+    again = report_to_json(resolve_inputs(report.inputs, ruleset, report.seed, report.seed_source,
+                                          decisions=report.decisions))
     expected, got = data["events"], again["events"]
     i = first_difference(expected, got)
     if i is not None:

@@ -235,12 +235,12 @@ def reveal_round(round_dir: str | Path) -> str:
 
 
 def resolve_committed(path: str | Path, battle_name: str, commitment: RoundCommitment,
-                      secret: bytes) -> tuple[Report, list[Diagnostic]]:
+                      secret: bytes, *, decisions: bool = True) -> tuple[Report, list[Diagnostic]]:
     """Resolve one battle of a committed round with its committed seed; the
     report records the commitment (``seed_source`` ``committed``).
 
     :returns: the report and the battle's warnings (as ``resolve_file_checked``).
     :raises ReferError: the battle is invalid.
     """
-    report, warnings = resolve_file_checked(path, battle_seed(secret, battle_name))
+    report, warnings = resolve_file_checked(path, battle_seed(secret, battle_name), decisions=decisions)
     return replace(report, seed_source="committed", commitment=commitment.to_json()), warnings

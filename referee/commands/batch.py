@@ -16,6 +16,7 @@ EXAMPLE = """examples:
   referee batch rounds/3 --jobs 4 -o out/      four worker processes
   referee batch rounds/3 --formats json,md,html --lang ja
   referee batch rounds/3 --formats json,bbcode,discord --full
+  referee batch rounds/3 --decisions            json reports keep every decision (for --explain, diff)
 
 Every *.battle.yaml under DIR is resolved; each report is written atomically,
 then out/standings.md and out/standings.json summarise the round. A battle
@@ -24,6 +25,12 @@ the others still finish; the exit code is 1 when any battle failed. The
 output folder is checked before any battle runs; one that holds another
 round's reports is refused unless --replace is given. Ctrl-C stops the round
 at once and writes partial standings (exit 130).
+
+A round's json reports are lean by default: they hold every roll, hit, move
+and result ("decisions": false), but not the decision events that say why
+each skill was passed over or each target chosen; `referee replay` confirms
+them all the same. --decisions keeps those events (bigger files, a slower
+round), as `referee resolve --format json` always does.
 """
 
 
@@ -72,6 +79,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--lang", choices=LANGS, default="en", help="language of the written reports")
     parser.add_argument("--full", action="store_true",
                         help="written reports with every sentence of every turn (default: compact, repeated turns folded)")
+    parser.add_argument("--decisions", action="store_true",
+                        help="json reports keep the decision events (why each skill was passed over, each target "
+                             "chosen); by default a round's json is lean")
     parser.add_argument("--time-limit", type=_seconds, default=BATTLE_TIME_LIMIT_SECONDS, metavar="SECONDS",
                         help=f"most time one battle may take; it is then listed as timed out "
                              f"(default {BATTLE_TIME_LIMIT_SECONDS:g}; 0: no limit)")
@@ -87,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     outdir = args.output or os.path.join(args.folder, "reports")
     try:
         outcomes = run_batch(args.folder, outdir, jobs=args.jobs, formats=args.formats, lang=args.lang, full=args.full,
-                             time_limit_seconds=args.time_limit or None, replace=args.replace,
+                             decisions=args.decisions, time_limit_seconds=args.time_limit or None, replace=args.replace,
                              default_outdir=args.output is None)
     except BatchInterrupted as stop:
         print(f"\ninterrupted: {stop.finished} of {len(stop.outcomes)} battles finished; "

@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.confine import output_file_problem
 from referee.diagnostics import Diagnostic, ReferError
-from referee.report import FORMATS, LANGS, render
+from referee.report import FORMATS, LANGS, needs_decisions, render
 from referee.app.pipeline import parse_seed, resolve_file_checked, write_atomic
 from referee.diagnostics import format_diagnostics
 
@@ -86,7 +86,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_output(args.output)
-    report, warnings = resolve_file_checked(args.battle, args.seed)
+    report, warnings = resolve_file_checked(args.battle, args.seed,
+                                            decisions=needs_decisions((args.format,), explain=args.explain))
     if warnings:
         print(format_diagnostics(warnings), file=sys.stderr)
     if report.seed_source == "drawn":

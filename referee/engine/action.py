@@ -5,6 +5,7 @@ maintenance; movement and the status countdown are called from here too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from referee.catalog import Skill
 from referee.engine import events as E
@@ -26,23 +27,61 @@ from referee.engine.mechanics.protocols import Outcome
 #: base panels) once the use is known to be possible; True when it cast.
 CastHook = Callable[[Resolution, Fighter, int, Skill, list[Fighter], tuple[int, ...]], bool]
 
+#: An action shape's own use of a walk entry before its targets are sought
+#: (R-SOUL-TERR-2's object attack): given the resolution, the user, the entry
+#: and its base panels, returns True when it used the entry itself.
+EntryHook = Callable[[Resolution, Fighter, int, Skill, tuple[int, ...]], bool]
 
-def act(b: Resolution, f: Fighter, *, main_use: bool = False, cast: CastHook | None = None) -> None:
+
+@dataclass(frozen=True, slots=True)
+class WalkPolicy:
+    """What an action shape asks of the skill walk (R-PLAN-3) beyond tcgt's
+    "try every entry once, top to bottom" -- one object rather than a keyword
+    per variant, so an action shape states its walk as data.
+
+    :param max_uses: stop after that many uses or maintain starts
+        (R-D20-TURN-2: one action a turn; R-ORM-ACT-4's main phase); None: no limit.
+    :param skip_maintain: maintain entries are not this walk's (R-ORM-ACT-4).
+    :param spent: once the uses are spent, the later entries are passed with
+        this reason rather than left unsaid (R-ORM-ACT-4, ``main_used``).
+    :param main_use: after the first active use classed attack, heal,
+        obstruct or change, later non-maintain entries are passed
+        (``main_used``, R-WIZ-ACT-1).
+    :param offensive_uses: after that many offensive uses, later offensive
+        entries are passed as ``offensive_limit`` (R-SOUL-ACT-2).
+    :param cast: may make a use a delayed cast (R-WIZ-CAST-1).
+    :param entry_hook: may use an offensive entry itself (R-SOUL-TERR-2).
+    """
+
+    max_uses: int | None = None
+    skip_maintain: bool = False
+    spent: str | None = None
+    main_use: bool = False
+    offensive_uses: int | None = None
+    cast: CastHook | None = None
+    entry_hook: EntryHook | None = None
+
+
+#: tcgt's walk (R-PLAN-3): every entry once, no limit.
+EVERY_ENTRY = WalkPolicy()
+
+
+def act(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY) -> None:
     """Resolve ``f``'s whole action (R-TURN-2..5): pattern and panels, the
-    walk, maintenance, one move, the statuses' tick.  ``main_use`` and
-    ``cast`` go to :func:`walk` (R-WIZ-ACT-1, R-WIZ-CAST-1: Gase-Wiz's action
-    is tcgt's with one main use and delayed casts).
+    walk under ``policy``, maintenance, one move, the statuses' tick
+    (Gase-Wiz's action is this one with one main use and delayed casts,
+    R-WIZ-ACT-1, R-WIZ-CAST-1).
     :raises BattleOver: via the end rule."""
     begin_action(b, f)
     b.mechanics.hit.start_action(b, f)
     aim_line = b.mechanics.hit.aiming(b, f)  # R-WIZ-AIM-1: aiming skips the walk and the move
-    attacked = walk(b, f, main_use=main_use, cast=cast) if aim_line is None else False
+    attacked = walk(b, f, policy) if aim_line is None else False
     if not f.down:
         maintenance(b, f)
     if not f.down:
         if aim_line is None:
             move_step(b, f, attacked)
-        else:
+        elif b.decisions:
             b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason="aiming", line=aim_line,
                             rule="R-WIZ-AIM-1"))
     f.acted = True
@@ -82,15 +121,17 @@ def select_pattern(b: Resolution, f: Fighter) -> None:
                                       cause="pattern_switch", rule="R-PAT-3"))
         release_all(f)
     f.active = choice
-    b.emit(E.PatternSelected(turn=b.turn, actor=f.name, pattern=choice, elements=f.patterns[choice].text,
-                             reason=reason, switched=switched))
+    if switched or b.decisions:  # a switch is always written (issue 18's lean resolution)
+        b.emit(E.PatternSelected(turn=b.turn, actor=f.name, pattern=choice, elements=f.patterns[choice].text,
+                                 reason=reason, switched=switched))
     kept = []
     for i, p in enumerate(f.panels[choice]):
         if p.assigned is None:
             p.used = False
         else:
             kept.append(i)
-    b.emit(E.PanelsReset(turn=b.turn, actor=f.name, kept=tuple(kept)))
+    if b.decisions:
+        b.emit(E.PanelsReset(turn=b.turn, actor=f.name, kept=tuple(kept)))
 
 
 def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]:
@@ -125,47 +166,35 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
     return order, lines, filters
 
 
-#: An action shape's own use of a walk entry before its targets are sought
-#: (R-SOUL-TERR-2's object attack): given the entry and its base panels,
-#: returns True when it used the entry itself.
-EntryHook = Callable[[int, Skill, tuple[int, ...]], bool]
-
-
 def is_offensive(skill: Skill) -> bool:
     """R-SOUL-ACT-2: an active, non-maintain skill used on enemies."""
     return not (skill.is_passive or skill.is_maintain or skill.targets_allies)
 
 
-def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintain: bool = False,
-         spent: str | None = None, main_use: bool = False, cast: CastHook | None = None,
-         offensive_uses: int | None = None, entry_hook: EntryHook | None = None,
+def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
          prepared: tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]] | None = None) -> bool:
-    """R-PLAN-3: try each entry once, top to bottom.  Returns whether ``f``
-    attacked (R-MOVE-3).  ``max_uses``: stop after that many uses or maintain
-    starts (R-D20-TURN-2: one action a turn); None: no limit (tcgt).
-    ``skip_maintain``: maintain entries are not this walk's (R-ORM-ACT-4's
-    main phase); ``spent``: once the uses are spent, the later entries are
-    passed with this reason rather than left unsaid (R-ORM-ACT-4, ``main_used``).
-    ``main_use``: after the first active use classed attack, heal, obstruct
-    or change, later non-maintain entries are passed (``main_used``,
-    R-WIZ-ACT-1); ``cast``: may make a use a delayed cast (R-WIZ-CAST-1).
-    ``offensive_uses`` (R-SOUL-ACT-2): after that many offensive uses, later
-    offensive entries are passed as ``offensive_limit`` (before any other
-    reason but ``passive``) and the walk goes on; ``entry_hook`` may use an
-    offensive entry itself (R-SOUL-TERR-2).  ``prepared``: :func:`walk_order`'s
-    result, when the caller has just computed it on the same state (it draws
-    nothing, so it is reused)."""
+    """R-PLAN-3: try each entry once, top to bottom, as ``policy`` limits it
+    (:class:`WalkPolicy`; an ``offensive_limit`` pass comes before any other
+    reason but ``passive``, and the walk goes on).  Returns whether ``f``
+    attacked (R-MOVE-3).  ``prepared``: :func:`walk_order`'s result, when the
+    caller has just computed it on the same state (it draws nothing, so it is
+    reused)."""
     order, lines, filters = walk_order(b, f) if prepared is None else prepared
-    if skip_maintain:
+    max_uses, spent, main_use, cast = policy.max_uses, policy.spent, policy.main_use, policy.cast
+    offensive_uses, entry_hook = policy.offensive_uses, policy.entry_hook
+    if policy.skip_maintain:
         order = [i for i in order if not (f.skills[i].is_maintain and not f.skills[i].is_passive)]
-    b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
-                        skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
+    decisions = b.decisions
+    if decisions:
+        b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
+                            skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
     frozen = f.freeze > 0
     attacked = False
 
     def passed(entry: int, reason: str, line: int | None = None, detail: str = "", rule: str = "R-PLAN-3") -> None:
-        b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[entry].id, entry=entry,
-                             reason=reason, line=line, detail=detail, rule=rule))
+        if decisions:
+            b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[entry].id, entry=entry,
+                                 reason=reason, line=line, detail=detail, rule=rule))
 
     main_done = False
     for entry in order:
@@ -202,7 +231,7 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
                 passed(entry, "held_back", line=held.line, rule="R-TURN-4")
                 continue
             if base is None:
-                passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
+                passed(entry, "cost_unpayable", detail=_cost_kanji(skill) if decisions else "", rule="R-PAN-3")
                 continue
             start_maintain(b, f, entry, skill, base)
             if max_uses is not None:
@@ -212,9 +241,9 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
                     break
             continue
         if base is None:
-            passed(entry, "cost_unpayable", detail=_cost_kanji(skill), rule="R-PAN-3")
+            passed(entry, "cost_unpayable", detail=_cost_kanji(skill) if decisions else "", rule="R-PAN-3")
             continue
-        if entry_hook is not None and entry_hook(entry, skill, base):
+        if entry_hook is not None and entry_hook(b, f, entry, skill, base):
             attacked = True
             if offensive_uses is not None:
                 offensive_uses -= 1
@@ -249,7 +278,7 @@ def walk(b: Resolution, f: Fighter, max_uses: int | None = None, *, skip_maintai
 def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:
     """The entries after ``entry`` once the walk's uses are spent, each
     passed with ``reason`` and no other test (R-ORM-ACT-4); None: unsaid."""
-    if reason is None:
+    if reason is None or not b.decisions:
         return
     for later in order[order.index(entry) + 1:]:
         b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[later].id, entry=later,

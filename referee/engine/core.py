@@ -29,9 +29,11 @@ class BattleOver(Exception):
 class Resolution:
     """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "_end_reached")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions", "stay_line",
+                 "_end_reached")
 
-    def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng) -> None:
+    def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng,
+                 *, decisions: bool = True) -> None:
         self.state = state
         self.ruleset = ruleset
         self.mechanics = mechanics
@@ -40,6 +42,16 @@ class Resolution:
         self._end_reached = mechanics.end.reached
         self.events: list[E.Event] = []
         self.result: E.BattleResult | None = None
+        #: Whether the decision events (:data:`referee.engine.events.DECISIONS`)
+        #: are built at all (issue 18): a report that never reads them -- a
+        #: written report without ``--explain``, a round's lean json, odds over
+        #: seeds -- skips their cost.  Every emit site of a decision event asks
+        #: this first; nothing the engine decides may depend on one being in
+        #: :attr:`events`, so the other events are the same either way.
+        self.decisions = decisions
+        #: The deciding clause's line of the last R-MOVE-* stay (None: no
+        #: clause), so a caller reporting the stay itself needs no ``stayed``.
+        self.stay_line: int | None = None
 
     # -- events ---------------------------------------------------------------
     def emit(self, event: E.Event) -> None:

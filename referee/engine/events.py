@@ -61,6 +61,8 @@ __all__ = [
     "TurnRoll", "TurnSelected", "D20Check", "HitTest", "Margin", "Support", "MoveEnd", "Ridden", "Revived",
     "BattleEnd",
     "EVENT_TYPES",
+    "DECISION_TYPES",
+    "is_decision",
     "event_fields",
     "event_to_json",
     "EXTEND_MAX",
@@ -1394,3 +1396,28 @@ class AimLost(Event):
 
 
 EVENT_TYPES.update({cls.TYPE: cls for cls in (Aimed, AimLost)})
+
+
+# ------------------------------------------------------------ decision events
+
+#: The decision events (docs/events.md "a decision"): why the engine chose
+#: what it did -- the walk's order and every entry passed over, the targets
+#: chosen among the candidates, a stay, the pattern kept and the panels reset.
+#: Only ``--explain`` writes them and only a json report that keeps them
+#: stores them, so a resolution that no report reads them from skips building
+#: them (``Resolution.decisions``, issue 18).  A ``pattern_selected`` that
+#: switched patterns is not one of them: the written report always says so.
+DECISION_TYPES: frozenset[str] = frozenset({
+    SkillOrder.TYPE, SkillPassed.TYPE, TargetsChosen.TYPE, Stayed.TYPE, PatternSelected.TYPE, PanelsReset.TYPE,
+})
+
+
+def is_decision(event: Event) -> bool:
+    """Whether a lean resolution (``decisions=False``) leaves ``event`` out.
+
+    >>> is_decision(PanelsReset(turn=1, actor="Goro", kept=()))
+    True
+    """
+    if isinstance(event, PatternSelected):
+        return not event.switched
+    return event.TYPE in DECISION_TYPES

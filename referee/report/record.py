@@ -61,6 +61,10 @@ class Report:
     events: tuple[Any, ...]
     result: Any
     commitment: Mapping[str, str] | None = None
+    #: Whether ``events`` holds the decision events (``events.DECISION_TYPES``);
+    #: a lean report (``False``, a round's default json) says so in its json
+    #: as ``"decisions": false`` so ``replay`` resolves it the same way.
+    decisions: bool = True
 
     @property
     def title(self) -> str:
@@ -87,6 +91,8 @@ def report_to_json(report: Report, *, with_events: bool = True) -> dict[str, Any
         "seed_source": report.seed_source,
         # Only rounds with a seed commitment carry the key (older reports unchanged).
         **({"seed_commitment": dict(report.commitment)} if report.commitment else {}),
+        # Only lean reports carry the key (every complete report is unchanged).
+        **({"decisions": False} if not report.decisions else {}),
         "inputs": report.inputs,
         "inputs_digest": inputs_digest(report.inputs),
         "events": [e.to_json() for e in report.events] if with_events else None,
@@ -126,7 +132,17 @@ def report_from_json(data: Mapping[str, Any]) -> Report:
         events=tuple(event_from_json(e) for e in data["events"]),
         result=BattleResult.from_json(data["result"]),
         commitment=data.get("seed_commitment"),
+        decisions=_decisions_flag(data.get("decisions", True)),
     )
+
+
+def _decisions_flag(value: Any) -> bool:
+    """The report's ``decisions`` key: absent (true) or a JSON boolean.
+
+    :raises TypeError: on anything else (a hand-edited report)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"'decisions' must be true or false, not {value!r}")
+    return value
 
 
 def _no_default(value: Any) -> Any:

@@ -68,11 +68,11 @@ def test_point_5_a_battle_over_the_time_limit_is_listed_as_timed_out(tmp_path: P
     make_round(tmp_path)
     real = batch.resolve_file_checked
 
-    def slow(path: str) -> object:
+    def slow(path: str, **options: object) -> object:
         if path.endswith("a.battle.yaml"):
             while True:
                 time.sleep(0.01)
-        return real(path)
+        return real(path, **options)
 
     monkeypatch.setattr(batch, "resolve_file_checked", slow)  # type: ignore[attr-defined]
     outcomes = run_batch(tmp_path, tmp_path / "out", progress=io.StringIO(), time_limit_seconds=0.5)
@@ -166,8 +166,7 @@ def test_point_11_replay_of_two_characters_with_one_name_stops_at_once(tmp_path:
     assert run.code == 1 and "error[duplicate-name]" in run.err
 
 
-def _deaf_on_a(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
-               time_limit_seconds: float | None = None, full: bool = False, sealed: Any = None) -> object:
+def _deaf_on_a(path: str, rel: str, *rest: Any) -> object:
     """A worker stuck where its own timer cannot reach (SIGALRM blocked, as
     in a long call into C) on battle ``a``."""
     import signal
@@ -177,7 +176,7 @@ def _deaf_on_a(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang:
     if rel.startswith("a"):
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
         time.sleep(60)
-    return batch._REAL_RESOLVE_ONE(path, rel, outdir, formats, lang, time_limit_seconds, full, sealed)  # type: ignore[attr-defined]
+    return batch._REAL_RESOLVE_ONE(path, rel, *rest)  # type: ignore[attr-defined]
 
 
 def test_point_5_a_worker_deaf_to_its_timer_is_killed_by_the_watchdog(tmp_path: Path, monkeypatch: Any) -> None:

@@ -20,7 +20,7 @@ from fractions import Fraction
 from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import begin_action, maintenance, walk, walk_order
+from referee.engine.action import WalkPolicy, begin_action, maintenance, walk, walk_order
 from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -208,13 +208,13 @@ class SupportAndAction(NoInnateSkills):
             if not f.down:
                 self.support(ctx, f, True, first=False)  # a push or grapple counts as attacking
         elif action_available(ctx, f, prepared := walk_order(ctx, f)):
-            attacked = walk(ctx, f, self.uses, prepared=prepared)
+            attacked = walk(ctx, f, WalkPolicy(max_uses=self.uses), prepared=prepared)
             if not f.down:
                 self.support(ctx, f, attacked, first=False)
         else:
             changed = self.support(ctx, f, False, first=True)
             if not f.down:  # a support that did nothing leaves the walk's order as it was
-                walk(ctx, f, self.uses, prepared=prepared if not changed else None)
+                walk(ctx, f, WalkPolicy(max_uses=self.uses), prepared=prepared if not changed else None)
         if not f.down:
             maintenance(ctx, f)
         f.acted = True

@@ -17,7 +17,7 @@ from referee.board import Square
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import _cost_kanji, maintenance, select_pattern, start_maintain, walk, walk_order
+from referee.engine.action import WalkPolicy, _cost_kanji, maintenance, select_pattern, start_maintain, walk, walk_order
 from referee.engine.clauses import NeverFollowUp
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -108,6 +108,11 @@ def normal_attack_skill(spec: NormalAttackSpec) -> Skill:
                  element=Element(spec.element), damage=spec.power)
 
 
+#: R-ORM-ACT-4's main phase: one use, maintain entries not its own, the
+#: later entries passed as ``main_used`` once the use is spent.
+MAIN_PHASE_WALK = WalkPolicy(max_uses=1, skip_maintain=True, spent="main_used")
+
+
 @dataclass(frozen=True)
 class SimpleMain:
     """R-ORM-ACT-1..5: the simple phase (a pattern switch, maintain starts,
@@ -171,8 +176,9 @@ class SimpleMain:
         now, with R-PLAN-3's skips, a use each; one left without a use waits."""
         order, lines, _ = walk_order(ctx, f)
         entries = [i for i in order if f.skills[i].is_maintain and not f.skills[i].is_passive]
-        ctx.emit(E.SkillOrder(turn=ctx.turn, actor=f.name, entries=tuple(entries),
-                              skills=tuple(f.skills[i].id for i in entries), moved_by=tuple(lines)))
+        if ctx.decisions:
+            ctx.emit(E.SkillOrder(turn=ctx.turn, actor=f.name, entries=tuple(entries),
+                                  skills=tuple(f.skills[i].id for i in entries), moved_by=tuple(lines)))
         for entry in entries:
             if f.down:
                 break
@@ -181,6 +187,8 @@ class SimpleMain:
             if reason is None and n >= uses:
                 reason, rule = "no_use_left", "R-ORM-ACT-2"
             if reason is not None:
+                if not ctx.decisions:
+                    continue
                 ctx.emit(E.SkillPassed(turn=ctx.turn, actor=f.name, skill=skill.id, entry=entry, reason=reason,
                                        line=line, detail=_cost_kanji(skill) if reason == "cost_unpayable" else "",
                                        rule=rule))
@@ -245,7 +253,7 @@ class SimpleMain:
             keep -= 1
         ctx.state.move(f, path[keep])
         ctx.events.extend(moved[:keep])
-        if keep == 0:
+        if keep == 0 and ctx.decisions:
             why = reason if reason is not None else "full"
             ctx.emit(E.Stayed(turn=ctx.turn, actor=f.name, square=f.square, reason=why, line=None,
                               rule="R-ORM-MOVE-2" if why == "full" else "R-ORM-ACT-3"))
@@ -258,7 +266,7 @@ class SimpleMain:
         attack last; the first entry used ends it; then R-ORM-SUP-2."""
         ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="main", uses=1))
         mark = len(ctx.events)
-        walk(ctx, f, 1, skip_maintain=True, spent="main_used")
+        walk(ctx, f, MAIN_PHASE_WALK)
         used = next((e for e in ctx.events[mark:] if isinstance(e, E.SkillUsed) and e.actor == f.name), None)
         if used is None or not self.spec.follow_up or not used.targets:
             return

@@ -24,7 +24,7 @@ from referee.board import Square, euclidean_sq, square_name
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import begin_action, maintenance, walk
+from referee.engine.action import WalkPolicy, begin_action, maintenance, walk
 from referee.engine.clauses import AttackObject, StanceClause
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -296,11 +296,9 @@ def decide(ctx: Resolution, f: Fighter, attacked: bool) -> Decision:
     if not movement.any_affordable(state, f, steps):
         return False, "no_points", None
     soul.unaffordable = False
-    mark = len(ctx.events)
-    stayed = move_step(ctx, f, attacked)
+    stayed = move_step(ctx, f, attacked, report_stay=False)  # a move reports its stay in ``move_end``
     if stayed is not None:
-        last = ctx.events.pop() if len(ctx.events) > mark else None  # ``stayed`` is not emitted in a move
-        line = last.line if isinstance(last, E.Stayed) else None
+        line = ctx.stay_line
         if stayed == "no_route" and soul.unaffordable:
             stayed = "no_points"
         return False, stayed, line
@@ -384,9 +382,7 @@ class SoulAction(NoInnateSkills):
             run_move(ctx, f, "first", base + bonus, False, first)
         attacked = False
         if not f.down:
-            attacked = walk(ctx, f, offensive_uses=self.offensive_uses,
-                            entry_hook=lambda entry, skill, base_panels: attack_object(
-                                ctx, f, entry, skill, base_panels))
+            attacked = walk(ctx, f, WalkPolicy(offensive_uses=self.offensive_uses, entry_hook=attack_object))
             soul.attacked = attacked
         if not f.down:
             maintenance(ctx, f)

@@ -220,7 +220,10 @@ class Extension:
 
 def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], choice: Choice) -> None:
     """R-PLAN-4 / R-EXT-7's ``targets_chosen``: the candidates in preference
-    order and the targets taken (moved here from the walk unchanged)."""
+    order and the targets taken (moved here from the walk unchanged); a
+    decision event, not built in a lean resolution (issue 18)."""
+    if not ctx.decisions:
+        return
     pref = preference_for(ctx, user, skill)
     ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
                              candidates=tuple(c.name for c in rank(user, pref, pool, ctx.state, skill)),

@@ -23,7 +23,7 @@ from referee.engine import events as E
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
 from referee.engine.mechanics.tcgt import DecimalDice, NoInnateSkills, QuietHitHooks, announce_targets
-from referee.engine.action import act
+from referee.engine.action import WalkPolicy, act
 from referee.engine.targeting import pick, preference_for
 from referee.engine.mechanics.wiz_targets import area_extension, area_of, area_use, is_weapon_skill, level
 from referee.engine.mechanics.wiz_turn import play_by_value, try_cast
@@ -225,7 +225,7 @@ class OneMainUse(NoInnateSkills):
                  base: tuple[int, ...]) -> bool:
             return try_cast(b, user, entry, skill, pool, base, extension)
 
-        act(ctx, f, main_use=True, cast=cast if self.cast_delay else None)
+        act(ctx, f, WalkPolicy(main_use=True, cast=cast if self.cast_delay else None))
 
 
 # ------------------------------------------------------------------ area uses (R-WIZ-AREA-*)
