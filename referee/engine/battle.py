@@ -178,9 +178,13 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
                 for i, c in enumerate(setup.combatants)]
     spec = ruleset.map
     terrain = setup.terrain if setup.terrain is not None and not setup.terrain.empty else None
-    closed = terrain.closed() if terrain is not None else frozenset()
+    # Areas nobody may stand on: the battle file's blocked and object areas
+    # (R-SOUL-TERR-1) and the ruleset's own blocked areas (docs/decisions.md,
+    # "Start squares on a ruleset's blocked areas").
+    closed = (terrain.closed() if terrain is not None else frozenset()) | \
+        frozenset(parse_square(s) for s in spec.blocked)
     graph = MapGraph(width=spec.width, height=spec.height, adjacency=mechanics.movement.adjacency,
-                     blocked=frozenset(parse_square(s) for s in spec.blocked) | closed)
+                     blocked=closed)
     state = BattleState(fighters, graph, mechanics.range)
     state.pcs = setup.pcs
     state.revivable = mechanics.end.revivable()
@@ -197,7 +201,7 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
     for f, c in zip(fighters, setup.combatants):
         drawn = c.square is None
         if drawn:
-            state.move(f, draw_square(b, f, closed))  # R-SOUL-TERR-1: never a closed area
+            state.move(f, draw_square(b, f, closed))  # never a closed area (R-SOUL-TERR-1)
         b.emit(E.Placed(turn=0, actor=f.name, team=f.team, square=f.square, hp=f.hp, max_hp=f.max_hp,
                         drawn=drawn, rule="R-SETUP-1" if drawn else "setup"))
     for f in fighters:  # R-PAN-5: passives are readied from the first hit

@@ -127,3 +127,18 @@ def test_r_soul_terr_1_scripted_discards_blocked_then_object_and_keeps_a_barrier
     rec = resolve_battle(setup, ruleset("soulwired", 1), 1, rng=rng)
     assert placed(rec)[0] == sq("g1")
     assert rng.remaining().get("setup", 0) == 0
+
+
+def test_r_setup_1_a_start_never_lands_on_a_rulesets_own_blocked_area() -> None:
+    """docs/decisions.md "Start squares on a ruleset's blocked areas": a house
+    ruleset's ``map.blocked`` areas are discarded like R-SOUL-TERR-1's blocked
+    areas, under every movement (tcgt's steps here, which stop anywhere)."""
+    rs = ruleset("tcgt")
+    blocked = tuple(f"{f}{r}" for f in "abcdefgh" for r in (1, 2, 3, 6, 7, 8) if (ord(f) + r) % 2)
+    rs = replace(rs, map=replace(rs.map, blocked=blocked))
+    closed = {sq(s) for s in blocked}
+    setup = drawn_battle("W1 W2 W3 W4", "B1 B2 B3 B4", None)
+    for seed in range(25):
+        record = resolve_battle(setup, rs, seed)
+        placed = [e.square for e in record.events if isinstance(e, E.Placed)]
+        assert len(placed) == 8 and not closed & set(placed), seed
