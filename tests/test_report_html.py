@@ -168,3 +168,34 @@ def test_cells_stay_square_whatever_the_crowd(browser: str, demo_page: Path) -> 
     assert cell is not None and '<span class="badge">+1</span>' in cell.group(2)
     assert all(symbol in cell.group(1) for symbol, *_ in standing)
     assert "table-layout:fixed" in dom and "max-width:3.3rem" in dom
+
+
+def test_the_replay_draws_soulwireds_objects_and_barriers_until_an_object_falls(
+        browser: str, tmp_path: Path) -> None:
+    """Issue 12, item 1 (R-SOUL-TERR-1/2): the step replay draws objects and
+    barrier areas, not only blocked ones; an object leaves the board at the
+    step that destroys it (soulwired-6v6: h5 at turn 16)."""
+    report = resolved(str(FIXTURES / "soulwired-6v6.battle.yaml"))
+    steps = replay_steps(report, "en")
+    fell = next(n for n, s in enumerate(steps, 1) if s.objects is not None and "h5" not in s.objects)
+    assert steps[0].objects == ["a4", "h5"] and steps[fell - 1].turn == 16
+    page = tmp_path / "soul.html"
+    page.write_text(render(report, "html", "en"), encoding="utf-8")
+
+    def cell_class(dom: str, square: str) -> str:
+        found = re.search(rf'<td id="sq-{square}"(?: class="([^"]*)")?', dom)
+        assert found is not None, square
+        return found.group(1) or ""
+
+    before = dump_dom(browser, page, "#step=1")
+    assert cell_class(before, "h5") == "object" and cell_class(before, "a4") == "object"
+    assert cell_class(before, "c4") == "barrier" and cell_class(before, "d4") == "out"
+    after = dump_dom(browser, page, f"#step={fell}")
+    assert cell_class(after, "h5") != "object" and cell_class(after, "a4") == "object"
+
+
+def test_a_board_without_terrain_carries_no_terrain_keys() -> None:
+    """tcgt's replay data is as before: no ``barriers`` and no per-step ``objects``."""
+    page = render(resolved(str(DEMO)), "html", "en")
+    data = re.search(r'id="replay-data">(.*?)</script>', page, re.S)
+    assert data is not None and '"barriers"' not in data.group(1) and '"objects"' not in data.group(1)

@@ -84,6 +84,8 @@ border:1px solid #ddd;border-top:none;padding:.6rem .8rem;z-index:1}
 vertical-align:middle;text-align:center;position:relative;overflow:visible;background:#fff}
 #board th{border:none;font-weight:400;color:#777;font-size:.75rem;padding:0 .2rem;text-align:center}
 #board td.out{background:#555}
+#board td.object{background:#8d6e63}#board td.object::after{content:"O";color:#fff;font-weight:800}
+#board td.barrier{background:repeating-linear-gradient(45deg,#dbeafe 0 5px,#fff 5px 10px)}
 .pc{display:block;margin:1px auto;width:2.9rem;border-radius:4px;font-size:.72rem;font-weight:700;line-height:1.05;
 padding:1px 0 2px;border:2px solid transparent}
 .pc.white{background:#dce8ff;color:#123f8c}.pc.black{background:#ffe0da;color:#8c1f12}
@@ -148,7 +150,8 @@ function show(n,animate){
   for(var y=H-1;y>=0;y--){for(var x=0;x<W;x++){
     var sq=files(x)+(y+1),td=document.getElementById('sq-'+sq),here=at[sq]||[];
     var out=x<s.kept[0]||y<s.kept[1]||x>s.kept[2]||y>s.kept[3]||data.blocked.indexOf(sq)>=0;
-    td.className=out?'out':'';td.textContent='';
+    td.className=out?'out':((s.objects||[]).indexOf(sq)>=0?'object':((data.barriers||[]).indexOf(sq)>=0?'barrier':''));
+    td.textContent='';
     here.sort(function(a,b){return rank(s,a)-rank(s,b)||a-b;});
     var shown=Math.min(2,here.length);
     for(var k=0;k<shown;k++){var i=here[k],p=s.pieces[i],c=el('span','pc '+pieces[i].team,pieces[i].symbol);
@@ -231,6 +234,8 @@ def _replay_data(report: Report, lang: str, view: BoardView, steps: list[Step]) 
         "width": view.width,
         "height": view.height,
         "blocked": sorted(f"{file_letters(x)}{y + 1}" for x, y in view.blocked),
+        # soulwired's barriers (R-SOUL-TERR-1), only on a board that has any
+        **({"barriers": sorted(f"{file_letters(x)}{y + 1}" for x, y in view.barriers)} if view.barriers else {}),
         "pieces": [{"name": p.name, "symbol": p.symbol, "team": p.team, "max_hp": p.max_hp,
                     "label": team_label(lang, p.team)} for p in view.pieces.values()],
         "steps": [s.to_json(index) for s in steps],

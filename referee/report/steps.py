@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.report.boardview import BoardView, square_text
+from referee.report.boardview import BoardView, file_letters, square_text
 from referee.report.markup import TextMarkup
 from referee.report.messages import message, word
 from referee.report.record import Report
@@ -74,6 +74,8 @@ class Step:
     downs: list[str] = field(default_factory=list)
     kept: list[int] = field(default_factory=list)
     pieces: list[tuple[str, str | None, int, bool]] = field(default_factory=list)  # symbol, square, hp, down
+    #: The objects still standing (R-SOUL-TERR-1), on a board that has any; None: none ever.
+    objects: list[str] | None = None
 
     def target(self, name: str) -> None:
         if name != self.actor and name not in self.targets:
@@ -94,6 +96,8 @@ class Step:
             "downs": [index[n] for n in self.downs if n in index],
             "kept": self.kept,
             "pieces": [[sq, hp, down] for _, sq, hp, down in self.pieces],
+            # only a board with objects carries the key (every other replay unchanged)
+            **({"objects": self.objects} if self.objects is not None else {}),
         }
 
 
@@ -106,8 +110,12 @@ def replay_steps(report: Report, lang: str) -> list[Step]:
     pending: Step | None = None
     turn = 0
 
+    has_objects = bool(view.objects)
+
     def snapshot(step: Step) -> Step:
         step.kept = list(view.kept)
+        if has_objects:  # R-SOUL-TERR-2: an object leaves the board when destroyed
+            step.objects = sorted(f"{file_letters(x)}{y + 1}" for x, y in view.objects)
         step.pieces = [(p.symbol, p.square, p.hp, p.down) for p in view.pieces.values()]
         steps.append(step)
         return step
