@@ -15,17 +15,23 @@ or plan texts across different sheets).  Measured with
 matter less than for wall time); the figure printed is the best repeat's mean
 per battle, and the median of the repeats.
 
-    python benchmarks/bench_load.py [--battles 100] [--repeats 5] [--plans] [--profile]
+``--instructions`` counts callgrind instructions per battle instead (the
+figure to compare when the machine is loaded: it does not move with the load).
+
+    python benchmarks/bench_load.py [--battles 100] [--repeats 5] [--plans] [--profile] [--instructions]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import glob
+import os
 import pstats
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -83,13 +89,54 @@ def load_all(files: list[Path]) -> float:
     return clock() - start
 
 
+def callgrind_child(folder: Path, battles: int, plans: bool) -> None:
+    """The child of ``--instructions``: warm up, then one battle's load
+    between each pair of ``os.getppid()`` calls (callgrind's dump points)."""
+    from referee.app.inputs import battle_inputs
+    from referee.battlefile import load_battle
+
+    load_all(write_round(folder / "warm", 2, seed=1, tag="w", plans=plans))
+    files = write_round(folder / "c", battles, seed=2007, tag="c", plans=plans)
+    for path in files:
+        os.getppid()
+        battle, _ = load_battle(path)
+        assert battle is not None
+        battle_inputs(battle)
+    os.getppid()
+
+
+def instructions(battles: int, plans: bool) -> list[int]:
+    """Instructions per battle load, by callgrind (repeatable on a loaded machine)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cg.out")
+        subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=os_getppid", f"--callgrind-out-file={out}",
+                        sys.executable, __file__, "--child", tmp, str(battles)] + (["--plans"] if plans else []),
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        dumps = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
+        totals = []
+        for path in dumps[1:]:  # the first dump: start-up, writing the round, the warm-up
+            with open(path) as fh:
+                totals.append(next(int(line.split()[1]) for line in fh if line.startswith("summary:")))
+        return totals
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--child"]:
+        callgrind_child(Path(sys.argv[2]), int(sys.argv[3]), "--plans" in sys.argv)
+        return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--battles", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--plans", action="store_true", help="every sheet carries one of a few plan texts")
     parser.add_argument("--profile", action="store_true", help="cProfile one more fresh round; print the top functions")
+    parser.add_argument("--instructions", action="store_true",
+                        help="instead: callgrind instructions per battle load (needs valgrind; slow)")
     args = parser.parse_args()
+    if args.instructions:
+        got = instructions(args.battles, args.plans)
+        print(f"load + validate + inputs, random 8v8{' with plans' if args.plans else ''}, callgrind, {len(got)} battles: "
+              f"median {statistics.median(got) / 1e6:.2f} M instructions per battle, mean {statistics.mean(got) / 1e6:.2f} M")
+        return 0
     tmp = Path(tempfile.mkdtemp(prefix="bench-load-"))
     try:
         warm = write_round(tmp / "warm", 2, seed=1, tag="w", plans=args.plans)

@@ -14,6 +14,7 @@ merged in, shifted so that an inline plan's errors point into the sheet.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -174,14 +175,65 @@ def parse_sheet(
     :param root: folder the plan file may not leave (default ``base_dir``).
     :param known_characters: the battle's names, to check the plan's (``None``: not checked).
     """
+    sheet, diags, _ = _parse_sheet(data_text, file, ruleset, base_dir, root, known_characters)
+    return sheet, diags
+
+
+#: :func:`parse_sheet_remembered`'s memo; bounded, cleared when full.
+_REMEMBERED: dict[tuple[Any, ...], tuple[CharacterSheet | None, tuple[Diagnostic, ...]]] = {}
+_REMEMBERED_MAX = 512
+
+
+def parse_sheet_remembered(
+    data_text: str,
+    file: str,
+    ruleset: Ruleset,
+    base_dir: str | Path = ".",
+    root: str | Path | None = None,
+    known_characters: Sequence[str] | None = None,
+) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+    """:func:`parse_sheet`, remembered per process by *content*.
+
+    Why: a round's battles share sheets, a batch worker resolves many battles,
+    and a battle's sheets are read again to check its plans' names.  The key
+    is the text's sha256 and every other argument (the ruleset by its digest,
+    which covers its skills), never a modification time.  A sheet whose check
+    read another file (a plan file, or a one-word plan that might name one)
+    is not remembered: its answer depends on more than its text.  Sheets and
+    diagnostics are frozen; each caller gets its own list.
+    """
+    key = (hashlib.sha256(data_text.encode("utf-8", "surrogatepass")).digest(), file, ruleset.digest,
+           str(base_dir), None if root is None else str(root),
+           None if known_characters is None else tuple(known_characters))
+    hit = _REMEMBERED.get(key)
+    if hit is not None:
+        return hit[0], list(hit[1])
+    sheet, diags, read_files = _parse_sheet(data_text, file, ruleset, base_dir, root, known_characters)
+    if not read_files:
+        if len(_REMEMBERED) >= _REMEMBERED_MAX:
+            _REMEMBERED.clear()
+        _REMEMBERED[key] = (sheet, tuple(diags))
+    return sheet, diags
+
+
+def _parse_sheet(
+    data_text: str,
+    file: str,
+    ruleset: Ruleset,
+    base_dir: str | Path,
+    root: str | Path | None,
+    known_characters: Sequence[str] | None,
+) -> tuple[CharacterSheet | None, list[Diagnostic], bool]:
+    """:func:`parse_sheet`, and whether the check read another file."""
     doc, diags = load_yaml(data_text, file)
     if doc is None:
-        return None, diags
+        return None, diags, False
     if not isinstance(doc.data, dict):
         diags.append(doc.diagnostic((), "wrong-type", "a character sheet is a mapping with name, abilities, patterns and skills"))
-        return None, diags
+        return None, diags, False
     diags += _with_japanese_key_hints(schema_diagnostics(doc, "character"), doc.data)
-    checker = _SheetChecker(doc, ruleset, Path(base_dir), Path(root) if root is not None else Path(base_dir))
+    base = base_dir if isinstance(base_dir, Path) else Path(base_dir)
+    checker = _SheetChecker(doc, ruleset, base, base if root is None else root if isinstance(root, Path) else Path(root))
     sheet = checker.check()
     diags += checker.diags
     # The plan and the pattern conditions are checked whatever else is wrong
@@ -190,8 +242,8 @@ def parse_sheet(
     diags += _plan_diagnostics(checker.parts, ruleset, doc, known_characters)
     diags.sort(key=lambda d: (d.line, d.column))
     if has_errors(diags):
-        return None, diags
-    return sheet, diags
+        return None, diags, checker.read_files
+    return sheet, diags, checker.read_files
 
 
 def _with_japanese_key_hints(diags: list[Diagnostic], data: dict[Any, Any]) -> list[Diagnostic]:
@@ -226,6 +278,9 @@ class _SheetChecker:
         self.base_dir = base_dir
         self.root = root
         self.diags: list[Diagnostic] = []
+        #: whether the check looked at another file (a plan file, or whether
+        #: a one-word plan names one): the answer then depends on it too
+        self.read_files = False
         #: every pattern that could be read, even when the list as a whole is wrong
         self._conditions: list[Pattern] = []
         self.parts = _SheetParts(doc.file, [], None, None, None, None, 0, 0)
@@ -477,7 +532,7 @@ class _SheetChecker:
                 ok = False
                 continue
             ids.append(skill.id)
-            lines.append(self.doc.position(("skills", i)).line)
+            lines.append(self.doc.line(("skills", i)))
         return (tuple(ids) if ok else None), tuple(lines)
 
     # -- the plan -------------------------------------------------------------
@@ -505,6 +560,7 @@ class _SheetChecker:
     def _names_a_file(self, rel: str) -> bool:
         """Whether a one-word plan names a regular file inside the root (it is
         then read as a plan file); never raises (a NUL, an over-long name)."""
+        self.read_files = True
         try:
             return confine(self.base_dir / rel, self.root, rel).is_file()
         except (UnsafePathError, OSError):
@@ -526,6 +582,7 @@ class _SheetChecker:
         return text, self.doc.file, line_offset, col_offset
 
     def _plan_file(self, rel: str, path: tuple[Any, ...]) -> tuple[str | None, str | None, int, int]:
+        self.read_files = True
         target = self.base_dir / rel
         shown = str(Path(self.doc.file).parent / rel)
         try:
@@ -640,5 +697,6 @@ __all__ = [
     "load_sheet",
     "never_active_patterns",
     "parse_sheet",
+    "parse_sheet_remembered",
     "sheet_summary",
 ]

@@ -265,6 +265,16 @@ class YamlDocument:
                 return Position(1, 1)  # an empty document: its first line
             p = p[:-1]
 
+    def line(self, path: Sequence[Any]) -> int:
+        """``position(path).line``, read off the node when the plain path
+        built this document (no :class:`Position` made for a line number)."""
+        values = self.values
+        if isinstance(values, _NodePositions):
+            p = tuple(path)
+            if p in values:
+                return values.line(p)
+        return self.position(path).line
+
     def key_position(self, path: Sequence[Any]) -> Position:
         """Where the key naming ``path`` is written, else :meth:`position`."""
         p = tuple(path)
@@ -417,6 +427,10 @@ class _NodePositions(Mapping[FieldPath, Position]):
 
     def __contains__(self, path: object) -> bool:
         return path in self._nodes
+
+    def line(self, path: FieldPath) -> int:
+        """``self[path].line`` without building the :class:`Position`."""
+        return int(self._nodes[path].start_mark.line) + 1
 
     def __iter__(self) -> Any:
         return iter(self._nodes)
