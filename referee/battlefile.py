@@ -31,7 +31,7 @@ from referee.confine import UnsafePathError, confine, read_resolved, read_untrus
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
 from referee.mechanicspec import ORM_TERRAIN, SOUL_TERRAIN, WIZ_SIZE, feature_providers
-from referee.plan import parse_plan
+from referee.plan.parser import parse_plan_remembered
 from referee.plan.ast import AttackObjectAt
 from referee.plan.check import plan_character_names
 from referee.ormfiles import check_pcs
@@ -148,7 +148,7 @@ def parse_plan_of(sheet: CharacterSheet) -> tuple[Any, list[Diagnostic]]:
 def _parse_plan_cached(text: str, file: str) -> tuple[Any, tuple[Diagnostic, ...]]:
     """Plans are parsed once per text and file: the AST is frozen, and a
     round (or a batch worker) meets the same plan in many battles."""
-    plan, diags = parse_plan(text, file)
+    plan, diags = parse_plan_remembered(text, file)
     return plan, tuple(diags)
 
 

@@ -25,7 +25,8 @@ from referee.confine import PathProblem, UnsafePathError, confine, read_untruste
 from referee.mechanicspec import SOUL_SHEET
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
-from referee.plan import check_plan, parse_condition, parse_plan
+from referee.plan import check_plan, parse_condition
+from referee.plan.parser import parse_plan_remembered
 from referee.plan.gate import gate_diagnostics
 from referee.ormfiles import check_defence
 from referee.mechanicspec import WIZ_BLOCK, feature_providers, wiz_block_rules
@@ -643,17 +644,43 @@ def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument,
     if parts.plan_text is None or parts.plan_file is None:
         return out
     inline = parts.plan_file == parts.file
-    plan, plan_diags = parse_plan(parts.plan_text, parts.plan_file)
+    plan, plan_diags = parse_plan_remembered(parts.plan_text, parts.plan_file)
     plan_diags = list(plan_diags)
     if plan is not None:
         # names, sheet skills and (with a sound intellect) the R-CHAR-4 clause count
-        plan_diags += list(check_plan(plan, None, ruleset.catalog, skills=parts.skills, intellect=parts.intellect,
-                                      max_clauses_per_intellect=ruleset.max_clauses_per_intellect,
-                                      board=ruleset.map, known_characters=known_characters,
-                                      features=ruleset.features))
+        plan_diags += _checked_plan(plan, parts, ruleset, known_characters)
     if inline:
         plan_diags = [_shift(d, parts, doc) for d in plan_diags]
     return out + plan_diags
+
+
+#: :func:`_checked_plan`'s memo of clean checks: key -> the clauses checked
+#: (kept, so the ``id`` in the key cannot be reused by another tuple).
+_CLEAN_PLANS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _checked_plan(plan: Any, parts: _SheetParts, ruleset: Ruleset,
+                  known_characters: Sequence[str] | None) -> list[Diagnostic]:
+    """:func:`check_plan` of the sheet's plan, a clean answer remembered.
+
+    Why (issue 18): a remembered parse (:func:`parse_plan_remembered`) hands
+    sheets that copy a plan the very same clauses; with the same skills,
+    intellect, ruleset (its digest covers the catalogue, map and mechanics)
+    and battle names the check cannot find anything new.  Only clean answers
+    are remembered: diagnostics name their file."""
+    key = (id(plan.clauses), parts.skills, parts.intellect, ruleset.digest,
+           None if known_characters is None else tuple(known_characters))
+    if _CLEAN_PLANS.get(key) is plan.clauses:
+        return []
+    diags = list(check_plan(plan, None, ruleset.catalog, skills=parts.skills, intellect=parts.intellect,
+                            max_clauses_per_intellect=ruleset.max_clauses_per_intellect,
+                            board=ruleset.map, known_characters=known_characters,
+                            features=ruleset.features))
+    if not diags:
+        if len(_CLEAN_PLANS) >= 1024:
+            _CLEAN_PLANS.clear()
+        _CLEAN_PLANS[key] = plan.clauses
+    return diags
 
 
 def _shift(diag: Diagnostic, parts: _SheetParts, doc: YamlDocument) -> Diagnostic:
