@@ -116,3 +116,28 @@ def test_paths_that_are_not_plain_get_the_full_checks(tmp_path: Path, white: str
     battle, diags = load_battle(battle_file)
     assert [d.code for d in diags if d.severity == "error"] == codes
     assert (battle is not None) == (not codes)
+
+
+def test_a_remembered_plan_parse_equals_a_fresh_one() -> None:
+    from referee.plan.parser import parse_plan, parse_plan_remembered
+
+    text = "keep away from enemies when hp <= 4\ntarget lowest hp\n"
+    first, _ = parse_plan_remembered(text, "a.yaml", 3)
+    again, diags = parse_plan_remembered(text, "b.yaml", 3)
+    fresh, fresh_diags = parse_plan(text, "b.yaml", 3)
+    assert again == fresh and again.file == "b.yaml" and first.file == "a.yaml" and diags == fresh_diags == []
+    assert [(c.line, c.column) for c in again.clauses] == [(c.line, c.column) for c in fresh.clauses]
+    bad = "target lowest hp\nuse\n"
+    for file in ("x.yaml", "y.yaml"):  # a plan with errors is parsed afresh: its diagnostics name their file
+        assert parse_plan_remembered(bad, file)[1] == parse_plan(bad, file)[1]
+        assert {d.file for d in parse_plan_remembered(bad, file)[1]} == {file}
+
+
+def test_a_clean_plan_check_is_not_reused_for_other_skills(tmp_path: Path) -> None:
+    ruleset = load_ruleset()
+    plan = "plan: |\n  use rest first when hp <= 4\n"
+    with_rest = SHEET.format(name="A") + plan
+    without = SHEET.format(name="B").replace("slash, rest", "slash") + plan
+    assert not [d for d in parse_sheet(with_rest, "a.yaml", ruleset, tmp_path)[1] if d.code == "skill-not-on-sheet"]
+    codes = [d.code for d in parse_sheet(without, "b.yaml", ruleset, tmp_path)[1]]
+    assert "skill-not-on-sheet" in codes
