@@ -711,7 +711,33 @@ def _compiled_validator(name: str) -> Any:
         import fastjsonschema  # type: ignore[import-not-found, unused-ignore]
     except ImportError:  # pragma: no cover - an optional speed-up
         return None
-    return fastjsonschema.compile(load_schema(name))
+    return fastjsonschema.compile(_disjoint_any_of(load_schema(name)))
+
+
+_NUMERIC = {"integer": "number", "boolean": "number"}
+
+
+def _disjoint_any_of(schema: Any) -> Any:
+    """A copy of ``schema`` where each ``oneOf`` whose alternatives all name
+    a different single ``type`` (integer, number and boolean counted as one)
+    is an ``anyOf``: at most one of them can
+    hold, so both accept the same data; but the compiled ``anyOf`` stops at
+    the first alternative that holds, where ``oneOf`` tries the others and
+    pays for an exception each (a sheet's every pattern, issue 18).  Only
+    the compiled validator reads the copy; jsonschema keeps the original."""
+    if isinstance(schema, list):
+        return [_disjoint_any_of(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _disjoint_any_of(v) for k, v in schema.items()}
+    alternatives = schema.get("oneOf")
+    if isinstance(alternatives, list) and "anyOf" not in schema:
+        types = [a.get("type") if isinstance(a, dict) else None for a in alternatives]
+        # integer is also number (and a bool an int in Python): one class
+        kinds = [_NUMERIC.get(t, t) if isinstance(t, str) else None for t in types]
+        if all(k is not None for k in kinds) and len(set(kinds)) == len(kinds):
+            out["anyOf"] = out.pop("oneOf")
+    return out
 
 
 def _holds_float(value: Any) -> bool:
