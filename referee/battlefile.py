@@ -27,16 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from referee.board import InvalidSquareError, Square, parse_square, square_name
-from referee.confine import UnsafePathError, confine
+from referee.confine import UnsafePathError, confine, read_resolved, read_untrusted_text, resolve_below
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
 from referee.mechanicspec import ORM_TERRAIN, SOUL_TERRAIN, WIZ_SIZE, feature_providers, terrain_fields
-from referee.plan import parse_plan
+from referee.plan.parser import parse_plan_remembered
 from referee.plan.ast import AttackObjectAt
 from referee.plan.check import plan_character_names
 from referee.ormfiles import check_pcs
 from referee.ruleset import Ruleset, load_ruleset
-from referee.sheet import CharacterSheet, load_sheet, sheet_name
+from referee.sheet import CharacterSheet, parse_sheet_remembered, sheet_name
+from referee.textfile import decode_text
 from referee.terrain import Terrain, TerrainObject
 from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
@@ -147,7 +148,7 @@ def parse_plan_of(sheet: CharacterSheet) -> tuple[Any, list[Diagnostic]]:
 def _parse_plan_cached(text: str, file: str) -> tuple[Any, tuple[Diagnostic, ...]]:
     """Plans are parsed once per text and file: the AST is frozen, and a
     round (or a batch worker) meets the same plan in many battles."""
-    plan, diags = parse_plan(text, file)
+    plan, diags = parse_plan_remembered(text, file)
     return plan, tuple(diags)
 
 
@@ -231,32 +232,29 @@ def load_battle(path: str | Path) -> tuple[Battle | None, list[Diagnostic]]:
     return battle, diags
 
 
-_SHEET_CACHE: dict[tuple[Any, ...], tuple[CharacterSheet | None, list[Diagnostic]]] = {}
-_SHEET_CACHE_MAX = 512
+def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path, names: tuple[str, ...] | None = None,
+                       real: str | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+    """:func:`load_sheet`, its check remembered per process by the sheet's
+    *content* (:func:`referee.sheet.parse_sheet_remembered`): the file is
+    read every time, never trusted by its modification time.
 
-
-def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path,
-                       names: tuple[str, ...] | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
-    """:func:`load_sheet`, remembered per process for an unchanged file.
-
-    A round reuses sheets across battles and a batch worker resolves many
-    battles; the key holds the file's size and modification time, the
-    ruleset's digest and the confining folder, so an edited sheet or another
-    ruleset is read afresh.  Sheets are frozen, so sharing them is safe.
-    ``names``: the battle's names, to check the plan's (part of the key).
+    ``names``: the battle's names, to check the plan's.  ``real``: the path
+    already resolved inside ``root`` (:func:`referee.confine.resolve_below`),
+    read without confining it again; should reading it fail, the confined
+    reader reads it afresh and words the problem.
     """
-    try:
-        stat = path.stat()
-    except OSError:
-        return load_sheet(path, ruleset, root=root, known_characters=names)
-    key = (str(path), stat.st_ino, stat.st_mtime_ns, stat.st_size, ruleset.digest, str(root), names)
-    hit = _SHEET_CACHE.get(key)
-    if hit is None:
-        if len(_SHEET_CACHE) >= _SHEET_CACHE_MAX:
-            _SHEET_CACHE.clear()
-        hit = load_sheet(path, ruleset, root=root, known_characters=names)
-        _SHEET_CACHE[key] = hit
-    return hit[0], list(hit[1])
+    shown = str(path)
+    text: str | None = None
+    if real is not None:
+        try:
+            text, diags = decode_text(read_resolved(real, shown), shown)
+        except UnsafePathError:
+            real = None
+    if real is None:
+        text, diags = read_untrusted_text(path, root, shown=shown)
+    if text is None:
+        return None, diags
+    return parse_sheet_remembered(text, shown, ruleset, path.parent, root=root, known_characters=names)
 
 
 _PLAN_NAMES: dict[int, tuple[Any, frozenset[str]]] = {}
@@ -291,6 +289,11 @@ class _BattleLoader:
         if self._folder_resolved is None:
             self._folder_resolved = self.folder.resolve()
         return self._folder_resolved
+
+    @functools.cached_property
+    def folder_real(self) -> str:
+        """:attr:`folder_resolved` as text, for :func:`resolve_below`."""
+        return str(self.folder_resolved)
 
     def error(self, path: tuple[Any, ...], code: str, message: str, **kw: Any) -> None:
         self.diags.append(self.doc.diagnostic(path, code, message, **kw))
@@ -436,18 +439,23 @@ class _BattleLoader:
                     ok = self._all_named = False
                     continue
                 field = ("teams", team, i)
-                target = self._inside(rel, field, "sheet")
-                if target is None:
-                    ok = self._all_named = False
-                    continue
-                if not self._is_regular_file(target, field, "character sheet", rel):
-                    ok = self._all_named = False
-                    continue
+                target = self.folder / rel
+                below = resolve_below(self.folder_real, rel, str(target))
+                real = below[0] if below is not None and stat.S_ISREG(below[1].st_mode) else None
+                if real is None:  # not plainly a regular file below the folder: the full checks word it
+                    inside = self._inside(rel, field, "sheet")
+                    if inside is None:
+                        ok = self._all_named = False
+                        continue
+                    target = inside
+                    if not self._is_regular_file(target, field, "character sheet", rel):
+                        ok = self._all_named = False
+                        continue
                 if ruleset is None:
                     self._sheet_checked_without_ruleset(target)
                     continue
                 self._sheet_paths.append(target)
-                sheet, sheet_diags = _load_sheet_cached(target, ruleset, self.folder)
+                sheet, sheet_diags = _load_sheet_cached(target, ruleset, self.folder, real=real)
                 self.diags.extend(sheet_diags)
                 if sheet is None:
                     ok = False

@@ -273,8 +273,19 @@ def normalize_name(name: str) -> str:
     >>> normalize_name(" Flame-Bind "), normalize_name("イア＝テムの呪いの剣")
     ('flamebind', 'イアテムの呪いの剣')
     """
-    text = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(ch for ch in text if not (ch.isspace() or ch in "-_・='’"))
+    key = _NORMALIZED.get(name)
+    if key is None:
+        text = unicodedata.normalize("NFKC", name).casefold()
+        key = "".join(ch for ch in text if not (ch.isspace() or ch in "-_・='’"))
+        if len(name) <= 64:  # remembered (issue 18): every sheet of a round spells the same few skills
+            if len(_NORMALIZED) >= 4096:
+                _NORMALIZED.clear()
+            _NORMALIZED[name] = key
+    return key
+
+
+#: normalize_name's memo: short names only, bounded, cleared when full.
+_NORMALIZED: dict[str, str] = {}
 
 
 @dataclass(frozen=True)

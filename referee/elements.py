@@ -143,6 +143,9 @@ def split_pattern(text: str) -> tuple[tuple[Element, ...], list[InvalidElementEr
     Each error's ``index`` is the character offset of the bad element in
     ``text`` (so a caller can point a caret at it).
     """
+    known = _SPLIT.get(text)
+    if known is not None:
+        return known, []
     elements: list[Element] = []
     errors: list[InvalidElementError] = []
     for offset, token in _tokens(text):
@@ -150,7 +153,15 @@ def split_pattern(text: str) -> tuple[tuple[Element, ...], list[InvalidElementEr
             elements.append(parse_element(token))
         except InvalidElementError as err:
             errors.append(InvalidElementError(token, offset, err.hint))
+    if not errors and len(text) <= 64:  # remembered (issue 18): a round's sheets repeat patterns
+        if len(_SPLIT) >= 4096:
+            _SPLIT.clear()
+        _SPLIT[text] = tuple(elements)
     return tuple(elements), errors
+
+
+#: split_pattern's memo of sound short patterns (elements are immutable); bounded.
+_SPLIT: dict[str, tuple[Element, ...]] = {}
 
 
 def _tokens(text: str) -> list[tuple[int, str]]:

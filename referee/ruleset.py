@@ -85,9 +85,10 @@ class Ruleset:
     source: str = ""
     data: Any = field(default=None, compare=False, repr=False)
 
-    @property
+    @functools.cached_property
     def features(self) -> Features:
-        """What this ruleset's mechanics let plans, sheets and battles write."""
+        """What this ruleset's mechanics let plans, sheets and battles write
+        (worked out once per ruleset: every sheet's check asks)."""
         return Features(self.name, self.mechanics.features())
 
     def max_hp(self, body: int) -> int:

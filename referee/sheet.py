@@ -14,6 +14,7 @@ merged in, shifted so that an inline plan's errors point into the sheet.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -24,7 +25,8 @@ from referee.confine import PathProblem, UnsafePathError, confine, read_untruste
 from referee.mechanicspec import SOUL_SHEET
 from referee.diagnostics import Diagnostic, has_errors
 from referee.elements import Element, split_pattern
-from referee.plan import check_plan, parse_condition, parse_plan
+from referee.plan import check_plan, parse_condition
+from referee.plan.parser import parse_plan_remembered
 from referee.plan.gate import gate_diagnostics
 from referee.ormfiles import check_defence
 from referee.mechanicspec import WIZ_BLOCK, feature_providers, wiz_block_rules
@@ -174,14 +176,65 @@ def parse_sheet(
     :param root: folder the plan file may not leave (default ``base_dir``).
     :param known_characters: the battle's names, to check the plan's (``None``: not checked).
     """
+    sheet, diags, _ = _parse_sheet(data_text, file, ruleset, base_dir, root, known_characters)
+    return sheet, diags
+
+
+#: :func:`parse_sheet_remembered`'s memo; bounded, cleared when full.
+_REMEMBERED: dict[tuple[Any, ...], tuple[CharacterSheet | None, tuple[Diagnostic, ...]]] = {}
+_REMEMBERED_MAX = 512
+
+
+def parse_sheet_remembered(
+    data_text: str,
+    file: str,
+    ruleset: Ruleset,
+    base_dir: str | Path = ".",
+    root: str | Path | None = None,
+    known_characters: Sequence[str] | None = None,
+) -> tuple[CharacterSheet | None, list[Diagnostic]]:
+    """:func:`parse_sheet`, remembered per process by *content*.
+
+    Why: a round's battles share sheets, a batch worker resolves many battles,
+    and a battle's sheets are read again to check its plans' names.  The key
+    is the text's sha256 and every other argument (the ruleset by its digest,
+    which covers its skills), never a modification time.  A sheet whose check
+    read another file (a plan file, or a one-word plan that might name one)
+    is not remembered: its answer depends on more than its text.  Sheets and
+    diagnostics are frozen; each caller gets its own list.
+    """
+    key = (hashlib.sha256(data_text.encode("utf-8", "surrogatepass")).digest(), file, ruleset.digest,
+           str(base_dir), None if root is None else str(root),
+           None if known_characters is None else tuple(known_characters))
+    hit = _REMEMBERED.get(key)
+    if hit is not None:
+        return hit[0], list(hit[1])
+    sheet, diags, read_files = _parse_sheet(data_text, file, ruleset, base_dir, root, known_characters)
+    if not read_files:
+        if len(_REMEMBERED) >= _REMEMBERED_MAX:
+            _REMEMBERED.clear()
+        _REMEMBERED[key] = (sheet, tuple(diags))
+    return sheet, diags
+
+
+def _parse_sheet(
+    data_text: str,
+    file: str,
+    ruleset: Ruleset,
+    base_dir: str | Path,
+    root: str | Path | None,
+    known_characters: Sequence[str] | None,
+) -> tuple[CharacterSheet | None, list[Diagnostic], bool]:
+    """:func:`parse_sheet`, and whether the check read another file."""
     doc, diags = load_yaml(data_text, file)
     if doc is None:
-        return None, diags
+        return None, diags, False
     if not isinstance(doc.data, dict):
         diags.append(doc.diagnostic((), "wrong-type", "a character sheet is a mapping with name, abilities, patterns and skills"))
-        return None, diags
+        return None, diags, False
     diags += _with_japanese_key_hints(schema_diagnostics(doc, "character"), doc.data)
-    checker = _SheetChecker(doc, ruleset, Path(base_dir), Path(root) if root is not None else Path(base_dir))
+    base = base_dir if isinstance(base_dir, Path) else Path(base_dir)
+    checker = _SheetChecker(doc, ruleset, base, base if root is None else root if isinstance(root, Path) else Path(root))
     sheet = checker.check()
     diags += checker.diags
     # The plan and the pattern conditions are checked whatever else is wrong
@@ -190,8 +243,8 @@ def parse_sheet(
     diags += _plan_diagnostics(checker.parts, ruleset, doc, known_characters)
     diags.sort(key=lambda d: (d.line, d.column))
     if has_errors(diags):
-        return None, diags
-    return sheet, diags
+        return None, diags, checker.read_files
+    return sheet, diags, checker.read_files
 
 
 def _with_japanese_key_hints(diags: list[Diagnostic], data: dict[Any, Any]) -> list[Diagnostic]:
@@ -226,6 +279,9 @@ class _SheetChecker:
         self.base_dir = base_dir
         self.root = root
         self.diags: list[Diagnostic] = []
+        #: whether the check looked at another file (a plan file, or whether
+        #: a one-word plan names one): the answer then depends on it too
+        self.read_files = False
         #: every pattern that could be read, even when the list as a whole is wrong
         self._conditions: list[Pattern] = []
         self.parts = _SheetParts(doc.file, [], None, None, None, None, 0, 0)
@@ -477,7 +533,7 @@ class _SheetChecker:
                 ok = False
                 continue
             ids.append(skill.id)
-            lines.append(self.doc.position(("skills", i)).line)
+            lines.append(self.doc.line(("skills", i)))
         return (tuple(ids) if ok else None), tuple(lines)
 
     # -- the plan -------------------------------------------------------------
@@ -505,6 +561,7 @@ class _SheetChecker:
     def _names_a_file(self, rel: str) -> bool:
         """Whether a one-word plan names a regular file inside the root (it is
         then read as a plan file); never raises (a NUL, an over-long name)."""
+        self.read_files = True
         try:
             return confine(self.base_dir / rel, self.root, rel).is_file()
         except (UnsafePathError, OSError):
@@ -526,6 +583,7 @@ class _SheetChecker:
         return text, self.doc.file, line_offset, col_offset
 
     def _plan_file(self, rel: str, path: tuple[Any, ...]) -> tuple[str | None, str | None, int, int]:
+        self.read_files = True
         target = self.base_dir / rel
         shown = str(Path(self.doc.file).parent / rel)
         try:
@@ -586,17 +644,43 @@ def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument,
     if parts.plan_text is None or parts.plan_file is None:
         return out
     inline = parts.plan_file == parts.file
-    plan, plan_diags = parse_plan(parts.plan_text, parts.plan_file)
+    plan, plan_diags = parse_plan_remembered(parts.plan_text, parts.plan_file)
     plan_diags = list(plan_diags)
     if plan is not None:
         # names, sheet skills and (with a sound intellect) the R-CHAR-4 clause count
-        plan_diags += list(check_plan(plan, None, ruleset.catalog, skills=parts.skills, intellect=parts.intellect,
-                                      max_clauses_per_intellect=ruleset.max_clauses_per_intellect,
-                                      board=ruleset.map, known_characters=known_characters,
-                                      features=ruleset.features))
+        plan_diags += _checked_plan(plan, parts, ruleset, known_characters)
     if inline:
         plan_diags = [_shift(d, parts, doc) for d in plan_diags]
     return out + plan_diags
+
+
+#: :func:`_checked_plan`'s memo of clean checks: key -> the clauses checked
+#: (kept, so the ``id`` in the key cannot be reused by another tuple).
+_CLEAN_PLANS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _checked_plan(plan: Any, parts: _SheetParts, ruleset: Ruleset,
+                  known_characters: Sequence[str] | None) -> list[Diagnostic]:
+    """:func:`check_plan` of the sheet's plan, a clean answer remembered.
+
+    Why (issue 18): a remembered parse (:func:`parse_plan_remembered`) hands
+    sheets that copy a plan the very same clauses; with the same skills,
+    intellect, ruleset (its digest covers the catalogue, map and mechanics)
+    and battle names the check cannot find anything new.  Only clean answers
+    are remembered: diagnostics name their file."""
+    key = (id(plan.clauses), parts.skills, parts.intellect, ruleset.digest,
+           None if known_characters is None else tuple(known_characters))
+    if _CLEAN_PLANS.get(key) is plan.clauses:
+        return []
+    diags = list(check_plan(plan, None, ruleset.catalog, skills=parts.skills, intellect=parts.intellect,
+                            max_clauses_per_intellect=ruleset.max_clauses_per_intellect,
+                            board=ruleset.map, known_characters=known_characters,
+                            features=ruleset.features))
+    if not diags:
+        if len(_CLEAN_PLANS) >= 1024:
+            _CLEAN_PLANS.clear()
+        _CLEAN_PLANS[key] = plan.clauses
+    return diags
 
 
 def _shift(diag: Diagnostic, parts: _SheetParts, doc: YamlDocument) -> Diagnostic:
@@ -640,5 +724,6 @@ __all__ = [
     "load_sheet",
     "never_active_patterns",
     "parse_sheet",
+    "parse_sheet_remembered",
     "sheet_summary",
 ]

@@ -99,11 +99,31 @@ _PositionLoader.yaml_implicit_resolvers = _RESOLVERS
 _PositionLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 _FastLoader: Any = None
+#: ``_CLoader.resolve``'s memo: (node kind, text, implicit flags) -> tag.
+_RESOLVED: dict[tuple[Any, Any, Any], str] = {}
+_RESOLVED_MAX = 4096
+_RESOLVED_TEXT_MAX = 64
 if getattr(yaml, "__with_libyaml__", False):
     class _CLoader(yaml.CSafeLoader):
         """libyaml's scanner and composer (about ten times faster than the
         pure-Python ones, so a file at the size limit loads in well under a
-        second) with the same resolvers and constructors."""
+        second) with the same resolvers and constructors.
+
+        ``resolve`` (called back from C for every node) answers from a memo:
+        its answer depends on the node's kind, text and implicit flags alone
+        (this loader has no path resolvers), and the same few scalars -- keys,
+        small numbers, skill names -- recur in every sheet of a round."""
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            key = (kind, value, implicit)
+            tag = _RESOLVED.get(key)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+                if value is None or len(value) <= _RESOLVED_TEXT_MAX:
+                    if len(_RESOLVED) >= _RESOLVED_MAX:
+                        _RESOLVED.clear()  # bounded: a hostile file's distinct scalars cannot grow it
+                    _RESOLVED[key] = tag
+            return tag
 
     _CLoader.yaml_implicit_resolvers = _RESOLVERS
     _CLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
@@ -231,6 +251,9 @@ class YamlDocument:
     data: Any
     values: Mapping[FieldPath, Position] = field(default_factory=dict)
     keys: Mapping[FieldPath, Position] = field(default_factory=dict)
+    #: True when ``data`` is known to hold no float (the plain path builds
+    #: none), so the schema check need not look for one.
+    floatless: bool = False
 
     def position(self, path: Sequence[Any]) -> Position:
         """The value's position, else the nearest ancestor's, else line 0."""
@@ -241,6 +264,16 @@ class YamlDocument:
             if not p:
                 return Position(1, 1)  # an empty document: its first line
             p = p[:-1]
+
+    def line(self, path: Sequence[Any]) -> int:
+        """``position(path).line``, read off the node when the plain path
+        built this document (no :class:`Position` made for a line number)."""
+        values = self.values
+        if isinstance(values, _NodePositions):
+            p = tuple(path)
+            if p in values:
+                return values.line(p)
+        return self.position(path).line
 
     def key_position(self, path: Sequence[Any]) -> Position:
         """Where the key naming ``path`` is written, else :meth:`position`."""
@@ -299,7 +332,23 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     Returns the document (``None`` on a syntax error) and diagnostics: a
     ``yaml-syntax`` error with the parser's line/column, or ``duplicate-key``
     errors (the document is still returned for those, the last value kept).
+
+    Why two paths (issue 18, item 2): an honest file -- plain mappings,
+    lists, text, whole numbers, no anchor, no duplicate key -- is built in one
+    pass over libyaml's nodes with its positions computed only when a
+    diagnostic or a line number asks (:func:`_load_plain`); anything else, or
+    anything that pass is unsure of, is loaded again by the general path
+    below, which alone writes diagnostics, so they cannot differ.
     """
+    plain = _load_plain(text, file)
+    if plain is not None:
+        return plain, []
+    return _load_yaml_general(text, file)
+
+
+def _load_yaml_general(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnostic]]:
+    """:func:`load_yaml` for any text: limits, constructors and positions in
+    separate passes, every problem a diagnostic."""
     surrogate = _SURROGATE.search(text)
     if surrogate is not None:  # not text at all: no UTF-8 encoder (libyaml's included) takes it
         err = _LimitError(_Mark(text.count("\n", 0, surrogate.start()),
@@ -338,6 +387,123 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     if node is not None:
         _walk(node, (), values, keys, diags, doc, set())
     return doc, diags
+
+
+class _Unsure(Exception):
+    """The plain path met something it leaves to the general one."""
+
+
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_INT_TAG = "tag:yaml.org,2002:int"
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_NULL_TAG = "tag:yaml.org,2002:null"
+#: Whole numbers ``int()`` reads exactly as YAML 1.1 does (no ``0x``, no
+#: leading-zero octal, no ``_``, no ``1:30``) and within MAX_NUMBER_DIGITS.
+_PLAIN_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]{0,%d})\Z" % (MAX_NUMBER_DIGITS - 2))
+_BOOL_VALUES: Mapping[str, bool] = yaml.SafeLoader.bool_values
+
+
+#: Longer texts go straight to the general path (see :func:`_load_plain`).
+_PLAIN_MAX_CHARS = 64 * 1024
+
+
+class _NodePositions(Mapping[FieldPath, Position]):
+    """Positions by path, each computed from its node the first time it is
+    asked for: a sheet that loads cleanly asks for a handful (its skills'
+    and patterns' lines), not one per value."""
+
+    __slots__ = ("_nodes", "_done")
+
+    def __init__(self, nodes: dict[FieldPath, yaml.Node]) -> None:
+        self._nodes = nodes
+        self._done: dict[FieldPath, Position] = {}
+
+    def __getitem__(self, path: FieldPath) -> Position:
+        pos = self._done.get(path)
+        if pos is None:
+            pos = self._done[path] = _position(self._nodes[path])
+        return pos
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._nodes
+
+    def line(self, path: FieldPath) -> int:
+        """``self[path].line`` without building the :class:`Position`."""
+        return int(self._nodes[path].start_mark.line) + 1
+
+    def __iter__(self) -> Any:
+        return iter(self._nodes)
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+
+def _load_plain(text: str, file: str) -> YamlDocument | None:
+    """The document when ``text`` is plain YAML, else ``None`` (the general
+    path decides, and writes every diagnostic).
+
+    Plain: libyaml available; no anchor (so no alias and no merge bomb: the
+    text has no ``&``); only mappings, lists, text, ``int()``-exact whole
+    numbers, booleans and nulls, under the default tags; text keys, none
+    repeated; within the node and depth limits; at most
+    :data:`_PLAIN_MAX_CHARS` characters (a sheet is about 200: a big file
+    is not composed twice when it turns out not plain).  Built in one pass -- data
+    and the node at each path -- where the general path takes three (limits,
+    constructor, positions).  Anything else, or any error, is "unsure"."""
+    if _FastLoader is None or len(text) > _PLAIN_MAX_CHARS or "&" in text:
+        return None
+    try:
+        loader = _make_loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except Exception:  # noqa: BLE001 - every problem is the general path's to word
+        return None
+    values: dict[FieldPath, yaml.Node] = {}
+    keys: dict[FieldPath, yaml.Node] = {}
+    count = 0
+
+    def build(node: yaml.Node, path: FieldPath, depth: int) -> Any:
+        nonlocal count
+        count += 1
+        if depth > MAX_YAML_DEPTH or count > MAX_YAML_NODES:
+            raise _Unsure
+        values[path] = node
+        tag = node.tag
+        kind = type(node)
+        if kind is yaml.ScalarNode:
+            if tag == _STR_TAG:
+                return node.value
+            if tag == _INT_TAG:
+                if _PLAIN_INT.match(node.value):
+                    return int(node.value)
+            elif tag == _NULL_TAG:
+                return None
+            elif tag == _BOOL_TAG:
+                return _BOOL_VALUES[node.value.lower()]
+            raise _Unsure
+        if kind is yaml.MappingNode and tag == _MAP_TAG:
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                count += 1
+                key = key_node.value
+                if key_node.tag != _STR_TAG or type(key_node) is not yaml.ScalarNode or key in out:
+                    raise _Unsure
+                here = path + (key,)
+                keys[here] = key_node
+                out[key] = build(value_node, here, depth + 1)
+            return out
+        if kind is yaml.SequenceNode and tag == _SEQ_TAG:
+            return [build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        raise _Unsure
+
+    try:
+        data = build(root, (), 1) if root is not None else None
+    except Exception:  # noqa: BLE001 - _Unsure, or anything unforeseen: the general path
+        return None
+    return YamlDocument(file, text, data, _NodePositions(values), _NodePositions(keys), floatless=True)
 
 
 def read_yaml_file(path: str | Path, display: str | None = None, *, root: str | Path | None = None,
@@ -545,7 +711,33 @@ def _compiled_validator(name: str) -> Any:
         import fastjsonschema  # type: ignore[import-not-found, unused-ignore]
     except ImportError:  # pragma: no cover - an optional speed-up
         return None
-    return fastjsonschema.compile(load_schema(name))
+    return fastjsonschema.compile(_disjoint_any_of(load_schema(name)))
+
+
+_NUMERIC = {"integer": "number", "boolean": "number"}
+
+
+def _disjoint_any_of(schema: Any) -> Any:
+    """A copy of ``schema`` where each ``oneOf`` whose alternatives all name
+    a different single ``type`` (integer, number and boolean counted as one)
+    is an ``anyOf``: at most one of them can
+    hold, so both accept the same data; but the compiled ``anyOf`` stops at
+    the first alternative that holds, where ``oneOf`` tries the others and
+    pays for an exception each (a sheet's every pattern, issue 18).  Only
+    the compiled validator reads the copy; jsonschema keeps the original."""
+    if isinstance(schema, list):
+        return [_disjoint_any_of(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _disjoint_any_of(v) for k, v in schema.items()}
+    alternatives = schema.get("oneOf")
+    if isinstance(alternatives, list) and "anyOf" not in schema:
+        types = [a.get("type") if isinstance(a, dict) else None for a in alternatives]
+        # integer is also number (and a bool an int in Python): one class
+        kinds = [_NUMERIC.get(t, t) if isinstance(t, str) else None for t in types]
+        if all(k is not None for k in kinds) and len(set(kinds)) == len(kinds):
+            out["anyOf"] = out.pop("oneOf")
+    return out
 
 
 def _holds_float(value: Any) -> bool:
@@ -570,7 +762,7 @@ def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldP
     for part in base_path:
         instance = instance[part]
     fast = _compiled_validator(schema_name)
-    if fast is not None and not _holds_float(instance):
+    if fast is not None and (doc.floatless or not _holds_float(instance)):
         try:
             fast(instance)
             return []  # valid: jsonschema would find nothing either (see _compiled_validator)

@@ -415,3 +415,34 @@ def _name_hint(expected: Collection[str], prev: str | None) -> str | None:
     return None
 
 
+
+
+# ------------------------------------------------- remembered parses (issue 18)
+
+#: :func:`parse_plan_remembered`'s memo: (text, line offset) -> a clean parse.
+_REMEMBERED: dict[tuple[str, int], A.Plan] = {}
+_REMEMBERED_MAX = 1024
+#: Longer plans are parsed each time (the memo's memory stays bounded).
+_REMEMBERED_TEXT_MAX = 8192
+
+
+def parse_plan_remembered(text: str, file: str = "<string>", line_offset: int = 0) -> tuple[A.Plan, list[Diagnostic]]:
+    """:func:`parse_plan`, a clean parse remembered per process by its text.
+
+    Why: players copy plans, so a round's distinct sheets share a few plan
+    texts, and a sheet's plan is parsed when the sheet is checked and again
+    for the engine.  The AST does not depend on the file it came from except
+    :attr:`Plan.file` (a label, outside equality), which is set per call; the
+    nodes are frozen, so sharing them between sheets and battles is safe.  A
+    plan with any diagnostic is parsed each time (its diagnostics name their
+    file)."""
+    key = (text, line_offset)
+    plan = _REMEMBERED.get(key)
+    if plan is not None:
+        return (plan if plan.file == file else replace(plan, file=file)), []
+    plan, diags = parse_plan(text, file, line_offset)
+    if not diags and len(text) <= _REMEMBERED_TEXT_MAX:
+        if len(_REMEMBERED) >= _REMEMBERED_MAX:
+            _REMEMBERED.clear()
+        _REMEMBERED[key] = plan
+    return plan, diags
