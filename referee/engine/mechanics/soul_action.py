@@ -32,7 +32,7 @@ from referee.engine.mechanics.d20pool import PointsMovement
 from referee.engine.mechanics.protocols import StayReason
 from referee.engine.mechanics.soulwired import D6Pool, SoulFighter, roll_pool, soul_of
 from referee.engine.mechanics.tcgt import NoInnateSkills, PrintedDamage, StepMovement
-from referee.engine.movement import move_step, reach
+from referee.engine.movement import pick_move, reach, step_by
 from referee.engine.panels import mark_used
 from referee.engine.state import BattleState, Fighter
 from referee.engine.statuses import tick
@@ -296,18 +296,20 @@ def decide(ctx: Resolution, f: Fighter, attacked: bool) -> Decision:
     if not movement.any_affordable(state, f, steps):
         return False, "no_points", None
     soul.unaffordable = False
-    mark = len(ctx.events)
-    stayed = move_step(ctx, f, attacked)
+    # R-MOVE-7 then the step, as ``move_step`` does (the same draws), with
+    # no ``stayed`` event: a move reports its end once, in ``move_end``.  The
+    # deciding line is the pick's clause, the line ``step_by`` would have
+    # written on ``stayed`` or ``moved`` (None for the automatic approach),
+    # so nothing here reads a decision event back from ``ctx.events``.
+    pick = pick_move(ctx, f)
+    line = pick.clause.line if pick.clause is not None else None
+    stayed = step_by(ctx, f, pick, attacked, report_stay=False)
     if stayed is not None:
-        last = ctx.events.pop() if len(ctx.events) > mark else None  # ``stayed`` is not emitted in a move
-        line = last.line if isinstance(last, E.Stayed) else None
         if stayed == "no_route" and soul.unaffordable:
             stayed = "no_points"
         return False, stayed, line
-    moved = ctx.events[-1]
-    assert isinstance(moved, E.Moved)
-    pay_step(movement, state, f, moved.to_square)
-    return True, "", moved.line
+    pay_step(movement, state, f, f.square)
+    return True, "", line
 
 
 def pay_step(movement: TerrainPoints, state: BattleState, f: Fighter, to: Square) -> None:
