@@ -74,8 +74,10 @@ class Resolution:
             return 0
         dealt = min(amount, target.hp)
         target.hp -= dealt
-        if dealt > 0 and target.hp == 0:
-            target.felled_by = _DOWN_CAUSE.get(cause, cause)
+        if dealt > 0:
+            self.state.turn_hp_lost = True  # R-SOUL-HARD-1's fact, kept as the turn goes
+            if target.hp == 0:
+                target.felled_by = _DOWN_CAUSE.get(cause, cause)
         self.emit(E.Damage(
             turn=self.turn, target=target.name, amount=dealt, hp_after=target.hp,
             cause=cause, actor=actor, skill=skill, element=element,
