@@ -296,6 +296,11 @@ def decide(ctx: Resolution, f: Fighter, attacked: bool) -> Decision:
     if not movement.any_affordable(state, f, steps):
         return False, "no_points", None
     soul.unaffordable = False
+    if attacked and not f.plan.moves:
+        # R-MOVE-3: no move clause to pick (R-MOVE-7 draws nothing), and the
+        # automatic approach never follows an attack: ``step_by``'s answer,
+        # without asking it (the second move after most attacks).
+        return False, "attacked", None
     # R-MOVE-7 then the step, as ``move_step`` does (the same draws), with
     # no ``stayed`` event: a move reports its end once, in ``move_end``.  The
     # deciding line is the pick's clause, the line ``step_by`` would have
@@ -418,7 +423,8 @@ class SoulAction(NoInnateSkills):
             scratch = ctx.events
         finally:
             ctx.events = events
-            ctx.state.move(f, square)
+            if f.square != square:  # undo the step (most decisions stay: nothing to undo)
+                ctx.state.move(f, square)
         soul.points_left, soul.stepped = base, False
         first: tuple[E.Moved, int | None] | None = None
         if not stepped:
