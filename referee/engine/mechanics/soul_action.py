@@ -24,7 +24,7 @@ from referee.board import Square, euclidean_sq, square_name
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import begin_action, maintenance, walk
+from referee.engine.action import EntryHook, begin_action, maintenance, walk
 from referee.engine.clauses import AttackObject, StanceClause
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -391,9 +391,13 @@ class SoulAction(NoInnateSkills):
             run_move(ctx, f, "first", base + bonus, False, first)
         attacked = False
         if not f.down:
-            attacked = walk(ctx, f, offensive_uses=self.offensive_uses,
-                            entry_hook=lambda entry, skill, base_panels: attack_object(
-                                ctx, f, entry, skill, base_panels))
+            # R-SOUL-TERR-2 asks only with an ``attack object`` clause and an
+            # object standing: otherwise ``attack_object`` declines every
+            # entry, so the walk is given no hook to call (issue 12's speed).
+            hook: EntryHook | None = None
+            if f.plan.object_attacks and ctx.state.objects:
+                hook = functools.partial(attack_object, ctx, f)
+            attacked = walk(ctx, f, offensive_uses=self.offensive_uses, entry_hook=hook)
             soul.attacked = attacked
         if not f.down:
             maintenance(ctx, f)
