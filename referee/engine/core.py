@@ -29,8 +29,7 @@ class BattleOver(Exception):
 class Resolution:
     """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions", "stay_line",
-                 "_end_reached")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions", "_end_reached")
 
     def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng,
                  *, decisions: bool = True) -> None:
@@ -49,9 +48,6 @@ class Resolution:
         #: this first; nothing the engine decides may depend on one being in
         #: :attr:`events`, so the other events are the same either way.
         self.decisions = decisions
-        #: The deciding clause's line of the last R-MOVE-* stay (None: no
-        #: clause), so a caller reporting the stay itself needs no ``stayed``.
-        self.stay_line: int | None = None
 
     # -- events ---------------------------------------------------------------
     def emit(self, event: E.Event) -> None:
@@ -86,8 +82,10 @@ class Resolution:
             return 0
         dealt = min(amount, target.hp)
         target.hp -= dealt
-        if dealt > 0 and target.hp == 0:
-            target.felled_by = _DOWN_CAUSE.get(cause, cause)
+        if dealt > 0:
+            self.state.turn_hp_lost = True  # R-SOUL-HARD-1's fact, kept as the turn goes
+            if target.hp == 0:
+                target.felled_by = _DOWN_CAUSE.get(cause, cause)
         self.emit(E.Damage(
             turn=self.turn, target=target.name, amount=dealt, hp_after=target.hp,
             cause=cause, actor=actor, skill=skill, element=element,

@@ -213,7 +213,6 @@ def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: i
 
 
 def _stay(b: Resolution, f: Fighter, reason: str, line: int | None, rule: str, report: bool = True) -> str:
-    b.stay_line = line  # for a caller that reports the stay in its own event (a soul move's ``move_end``)
     if report and b.decisions:
         b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason=reason, line=line, rule=rule))
     return reason

@@ -192,6 +192,11 @@ class BattleState:
     stalled_run: int = 0
     #: The highest level a ``hard_mode`` event has announced.
     hard_mode_announced: int = 0
+    #: R-SOUL-HARD-1's facts of the turn in play, kept as it goes (reset at
+    #: each turn's start by the hard mode): an attack check was made (set by
+    #: the d6 pool), a character lost HP (set by ``Resolution.lose_hp``).
+    turn_attack_checked: bool = False
+    turn_hp_lost: bool = False
 
     #: wiz (R-WIZ-MELEE-1): character -> the first target of its latest
     #: active melee weapon use; read only while that one shares its area.

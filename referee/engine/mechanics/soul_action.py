@@ -32,7 +32,7 @@ from referee.engine.mechanics.d20pool import PointsMovement
 from referee.engine.mechanics.protocols import StayReason
 from referee.engine.mechanics.soulwired import D6Pool, SoulFighter, roll_pool, soul_of
 from referee.engine.mechanics.tcgt import NoInnateSkills, PrintedDamage, StepMovement
-from referee.engine.movement import move_step, reach
+from referee.engine.movement import pick_move, reach, step_by
 from referee.engine.panels import mark_used
 from referee.engine.state import BattleState, Fighter
 from referee.engine.statuses import tick
@@ -296,16 +296,25 @@ def decide(ctx: Resolution, f: Fighter, attacked: bool) -> Decision:
     if not movement.any_affordable(state, f, steps):
         return False, "no_points", None
     soul.unaffordable = False
-    stayed = move_step(ctx, f, attacked, report_stay=False)  # a move reports its stay in ``move_end``
+    if attacked and not f.plan.moves:
+        # R-MOVE-3: no move clause to pick (R-MOVE-7 draws nothing), and the
+        # automatic approach never follows an attack: ``step_by``'s answer,
+        # without asking it (the second move after most attacks).
+        return False, "attacked", None
+    # R-MOVE-7 then the step, as ``move_step`` does (the same draws), with
+    # no ``stayed`` event: a move reports its end once, in ``move_end``.  The
+    # deciding line is the pick's clause, the line ``step_by`` would have
+    # written on ``stayed`` or ``moved`` (None for the automatic approach),
+    # so nothing here reads a decision event back from ``ctx.events``.
+    pick = pick_move(ctx, f)
+    line = pick.clause.line if pick.clause is not None else None
+    stayed = step_by(ctx, f, pick, attacked, report_stay=False)
     if stayed is not None:
-        line = ctx.stay_line
         if stayed == "no_route" and soul.unaffordable:
             stayed = "no_points"
         return False, stayed, line
-    moved = ctx.events[-1]
-    assert isinstance(moved, E.Moved)
-    pay_step(movement, state, f, moved.to_square)
-    return True, "", moved.line
+    pay_step(movement, state, f, f.square)
+    return True, "", line
 
 
 def pay_step(movement: TerrainPoints, state: BattleState, f: Fighter, to: Square) -> None:
@@ -382,7 +391,11 @@ class SoulAction(NoInnateSkills):
             run_move(ctx, f, "first", base + bonus, False, first)
         attacked = False
         if not f.down:
-            attacked = walk(ctx, f, WalkPolicy(offensive_uses=self.offensive_uses, entry_hook=attack_object))
+            # R-SOUL-TERR-2 asks only with an ``attack object`` clause and an
+            # object standing: otherwise ``attack_object`` declines every
+            # entry, so the walk is given no hook to call (issue 12's speed).
+            hook = attack_object if f.plan.object_attacks and ctx.state.objects else None
+            attacked = walk(ctx, f, WalkPolicy(offensive_uses=self.offensive_uses, entry_hook=hook))
             soul.attacked = attacked
         if not f.down:
             maintenance(ctx, f)
@@ -412,7 +425,8 @@ class SoulAction(NoInnateSkills):
             scratch = ctx.events
         finally:
             ctx.events = events
-            ctx.state.move(f, square)
+            if f.square != square:  # undo the step (most decisions stay: nothing to undo)
+                ctx.state.move(f, square)
         soul.points_left, soul.stepped = base, False
         first: tuple[E.Moved, int | None] | None = None
         if not stepped:

@@ -150,6 +150,7 @@ class D6Pool(QuietHitHooks):
             moved += step if isinstance(step, int) else int(str(step))
         difficulty = self.clamp(self.spec.normal + moved)
         faces, successes = roll_pool(ctx, user.abilities.get(ability, 0), difficulty)
+        ctx.state.turn_attack_checked = True  # R-SOUL-HARD-1's fact, kept as the turn goes
         ctx.emit(E.D6Check(turn=ctx.state.turn, actor=user.name, check="attack", skill=skill.id, targets=targets,
                            ability=ability, dice=faces, difficulty=difficulty, steps=steps,
                            successes=successes, success=successes > 0, rule="R-SOUL-HIT-1"))
@@ -235,8 +236,11 @@ class HardMode:
     spec: HardModeSpec
 
     def start_turn(self, ctx: Resolution) -> None:
-        """R-SOUL-HARD-2: a risen level is announced at the next turn's start."""
+        """R-SOUL-HARD-2: a risen level is announced at the next turn's start.
+        R-SOUL-HARD-1's facts start the turn false (``turn_start`` was just
+        emitted: nothing of this turn has happened yet)."""
         st = ctx.state
+        st.turn_attack_checked = st.turn_hp_lost = False
         if st.hard_mode_level > st.hard_mode_announced:
             st.hard_mode_announced = st.hard_mode_level
             hit = ctx.ruleset.mechanics.hit
@@ -246,8 +250,15 @@ class HardMode:
                                 rule="R-SOUL-HARD-2"))
 
     def after_turn(self, ctx: Resolution) -> None:
-        checked, lost = _turn_facts(ctx.events)
+        """R-SOUL-HARD-1: a turn with an attack check and no HP lost is
+        stalled.  Why the facts are kept on the state as the turn goes
+        (``turn_attack_checked`` by the d6 pool's attack check,
+        ``turn_hp_lost`` by every loss of HP, poison and walls included)
+        rather than read back from the turn's events: no scan of ~180
+        events a turn (issue 12's speed goal), and the answer never depends
+        on what the event list holds."""
         st = ctx.state
+        checked, lost = st.turn_attack_checked, st.turn_hp_lost
         if lost and st.hard_mode_level >= 1:
             st.stalled_run = 0
         if not checked or lost:
@@ -263,29 +274,3 @@ class HardMode:
         elif level == 1 and st.stalled_run >= self.spec.to_level_2:
             st.hard_mode_level = 2  # R-SOUL-HARD-3: the highest level
 
-
-def _turn_facts(events: Sequence[E.Event]) -> tuple[bool, bool]:
-    """(an attack check was made, a character lost HP) since the last
-    ``turn_start`` (R-SOUL-HARD-1; poison and walls count as losses).
-
-    Why the exact-type tests and the early stop: this scan runs once a turn
-    over every event of the turn (a soulwired 8v8 turn holds ~180), and the
-    event classes are final (no event subclasses another), so ``type(e) is``
-    answers as ``isinstance`` does at a fraction of the cost (issue 12's
-    speed goal)."""
-    checked = lost = False
-    turn_start, d6_check, damage = E.TurnStart, E.D6Check, E.Damage
-    for event in reversed(events):
-        kind = type(event)
-        if kind is turn_start:
-            break
-        if kind is d6_check:
-            if not checked and event.check == "attack":  # type: ignore[attr-defined]
-                checked = True
-                if lost:
-                    break
-        elif kind is damage and not lost and event.amount > 0:  # type: ignore[attr-defined]
-            lost = True
-            if checked:
-                break
-    return checked, lost
