@@ -378,6 +378,11 @@ def _load_yaml_general(text: str, file: str) -> tuple[YamlDocument | None, list[
         return None, [Diagnostic(file, 0, 0, "yaml-syntax", "YAML nested too deeply")]
     except (ValueError, TypeError, OverflowError) as err:
         return None, [Diagnostic(file, 0, 0, "yaml-syntax", f"unreadable YAML value: {err}")]
+    except (KeyError, IndexError):
+        # PyYAML's constructors index an empty text tagged ``!!bool`` or
+        # ``!!int`` (``abilities: !!bool``) without checking it: a value it
+        # cannot read, said where it is rather than as a traceback.
+        return None, [_empty_tagged_diagnostic(node, file)]
     finally:
         loader.dispose()
     values: dict[FieldPath, Position] = {}
@@ -387,6 +392,27 @@ def _load_yaml_general(text: str, file: str) -> tuple[YamlDocument | None, list[
     if node is not None:
         _walk(node, (), values, keys, diags, doc, set())
     return doc, diags
+
+
+def _empty_tagged_diagnostic(node: yaml.Node | None, file: str) -> Diagnostic:
+    """The first scalar whose explicit tag wants a value its text cannot give
+    (an empty ``!!bool``, ``!!int``, ``!!float``...), as a located ``yaml-syntax``."""
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.ScalarNode):
+            if current.value == "" and current.tag not in (_STR_TAG, _NULL_TAG):
+                mark = current.start_mark
+                tag = current.tag.rsplit(":", 1)[-1]
+                return Diagnostic(file, mark.line + 1, mark.column + 1, "yaml-syntax",
+                                  f"unreadable YAML value: an empty value tagged !!{tag}",
+                                  hint=f"write the value after !!{tag}, or drop the tag")
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(reversed(current.value))
+        elif isinstance(current, yaml.MappingNode):
+            for key, value in reversed(current.value):
+                stack.extend((value, key))
+    return Diagnostic(file, 0, 0, "yaml-syntax", "unreadable YAML value")
 
 
 class _Unsure(Exception):

@@ -86,3 +86,20 @@ _PIECES = st.sampled_from([
 @given(st.lists(_PIECES, max_size=30).map("".join))
 def test_random_texts(text: str) -> None:
     _same(text)
+
+
+@pytest.mark.parametrize("text, line, column, tag", [
+    ("name: X\nabilities: !!bool\n", 2, 12, "bool"),
+    ("name: X\nabilities: {body: !!int }\n", 2, 19, "int"),
+    ("- a\n- [1, !!float ]\n", 2, 7, "float"),
+])
+def test_an_empty_value_with_an_explicit_tag_is_a_located_diagnostic(text: str, line: int, column: int,
+                                                                     tag: str) -> None:
+    """PyYAML's constructors index an empty ``!!bool``/``!!int`` text and raise
+    KeyError/IndexError: a hostile sheet once crashed ``referee check`` with a
+    traceback; it is a ``yaml-syntax`` error at the value instead."""
+    doc, diags = load_yaml(text, "s.yaml")
+    assert doc is None and len(diags) == 1
+    d = diags[0]
+    assert (d.code, d.line, d.column) == ("yaml-syntax", line, column), d
+    assert f"!!{tag}" in d.message
