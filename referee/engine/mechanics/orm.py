@@ -96,6 +96,12 @@ class BlockingSteps:
     def approach_needs_a_route(self) -> bool:
         return False
 
+    @property
+    def routes_at_least_chebyshev(self) -> bool:
+        """Steps of one area (4-way here) costing 1 each; enemies' areas only
+        lengthen a route (R-ORM-MOVE-1): never shorter than Chebyshev."""
+        return True
+
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         """tcgt's reasons (sunk, engaged, bound), without ``engaged`` when
         there is no engagement lock."""
