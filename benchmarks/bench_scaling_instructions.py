@@ -1,7 +1,8 @@
 """Instructions per character-turn from 4v4 to 32v32, by callgrind (issue 18).
 
 Run: ``python benchmarks/bench_scaling_instructions.py [--density] [SIZE ...]``
-(default sizes 4 8 16 32).  The same battles as ``bench_engine.py --scaling``
+(default sizes 4 8 16 32; ``BENCH_BATTLES=N`` in the environment: the first N
+battles only, for a quick comparison).  The same battles as ``bench_engine.py --scaling``
 (5 random battles per size, same inputs and seeds), each resolved once under
 ``valgrind --tool=callgrind --dump-before=os_getppid`` after a warm-up battle,
 so each dump holds exactly one battle.  Why instruction counts: on a shared
@@ -22,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BATTLES = 5
+BATTLES = int(os.environ.get("BENCH_BATTLES", "5"))  # fewer for a quick comparison
 
 
 def side_for(size: int, density: bool) -> int:

@@ -379,8 +379,18 @@ class BattleState:
         return list(self.standing_by_team.get(f.team, ()))
 
     def is_sunk(self, sq: Square) -> bool:
+        """Whether a sinking holds ``sq`` (R-ST-SINK).  Asked for every mover
+        and engaged check: coordinates compared inline, no generator and no
+        ``Square.__eq__`` call per sinking (issue 18)."""
         sinks = self.sinks
-        return bool(sinks) and any(s.square == sq for s in sinks)
+        if not sinks:
+            return False
+        file, rank = sq.file, sq.rank
+        for s in sinks:
+            q = s.square
+            if q.file == file and q.rank == rank:
+                return True
+        return False
 
     def is_engaged(self, f: Fighter) -> bool:
         """An enemy in its area, or its area sunk (R-MOVE-1, R-ST-SINK)."""

@@ -70,3 +70,25 @@ def test_rings_hold_exactly_the_characters_at_that_distance(monkeypatch: pytest.
     for seed in range(3):
         resolve_battle(_setup("tcgt", seed, 8), rs, seed)
     assert checked[0] > 100
+
+
+def test_a_metric_promising_its_box_is_its_range_keeps_the_promise() -> None:
+    """``box_is_range`` lets candidate searches skip ``in_range`` on what the
+    occupancy index returns for the box (issue 18): a registered metric that
+    promises it must mean exactly the box; Chebyshev does."""
+    from referee.engine.mechanics.registry import RANGE
+    from referee.mechanicspec import PlainSpec
+
+    squares = [Square(f, r) for f in range(-1, 9) for r in range(-1, 9)]
+    promised = []
+    for kind in RANGE.kinds():
+        metric = RANGE.build(PlainSpec(kind))
+        if not metric.box_is_range:
+            continue
+        promised.append(kind)
+        for a in squares:
+            for b in squares:
+                for r in range(0, 5):
+                    box = abs(a.file - b.file) <= r and abs(a.rank - b.rank) <= r
+                    assert metric.in_range(a, b, r) is box, (kind, a, b, r)
+    assert "chebyshev" in promised, promised

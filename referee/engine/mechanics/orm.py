@@ -53,6 +53,11 @@ class Manhattan:
     def in_range(self, a: Square, b: Square, r: int) -> bool:
         return abs(a.file - b.file) + abs(a.rank - b.rank) <= r
 
+    @property
+    def box_is_range(self) -> bool:
+        """A diamond inside the box, not the box: ``in_range`` is asked."""
+        return False
+
 
 #: tcgt's step rules, asked for the reasons a mover cannot move at all and
 #: for tcgt's knockback.
