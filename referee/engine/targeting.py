@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TypeVar
 
 from referee.board import Square
@@ -79,12 +80,15 @@ def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter]
         keyed = [(preference_key(user, pref, c, b.state, skill), c) for c in pool]
     out: list[Fighter] = []
     while keyed and len(out) < n:
-        best = min(k for k, _ in keyed)
+        best = min(map(_FIRST, keyed))
         tied = [c for k, c in keyed if k == best]
         chosen = choose(b.rng, "ties", tied)
         out.append(chosen)
         keyed = [(k, c) for k, c in keyed if c is not chosen]
     return out
+
+
+_FIRST = itemgetter(0)
 
 
 def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
