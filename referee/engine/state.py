@@ -153,11 +153,15 @@ class Fighter:
         return any(self.skills[i].id == skill_id for i in self.maintained)
 
     def clause_active(self, line: int) -> bool:
-        """A clause under Bind is ignored (R-ST-BIND)."""
-        return self.clause_binds.get(line, 0) <= 0
+        """A clause under Bind is ignored (R-ST-BIND).  (No look-up while
+        nothing is bound, the common case: asked for every clause read.)"""
+        binds = self.clause_binds
+        return not binds or binds.get(line, 0) <= 0
 
     def entry_bound(self, entry: int) -> bool:
-        return self.skill_binds.get(entry, 0) > 0
+        """An entry under Bind (R-ST-BIND); asked for every entry walked."""
+        binds = self.skill_binds
+        return bool(binds) and binds.get(entry, 0) > 0
 
     def __repr__(self) -> str:
         return f"Fighter({self.name}, {self.team}, hp={self.hp}/{self.max_hp}, {self.square})"
