@@ -33,8 +33,11 @@ def pick_move(b: Resolution, f: Fighter) -> MovePick:
     """R-MOVE-7: the first active move clause whose condition holds (a
     ``move toward`` that names no one does not apply, R-MOVE-8), its goal
     drawn on ``ties``; else the automatic approach."""
+    moves = f.plan.moves
+    if not moves:
+        return MovePick(None)  # no move clause: the automatic approach (R-MOVE-3/6)
     ctx = CondContext(b.state, f)
-    for c in f.plan.moves:
+    for c in moves:
         if not f.clause_active(c.line) or not c.when(ctx):
             continue
         if isinstance(c, MoveToward):

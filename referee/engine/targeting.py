@@ -29,9 +29,12 @@ from referee.engine.uses import Choice
 
 def preference_for(b: Resolution, user: Fighter, skill: Skill) -> Preference:
     """R-PLAN-5: ``with X target P`` beats ``target P``; default nearest."""
+    prefs = user.plan.target_prefs
+    if not prefs:
+        return NEAREST
     general: Preference | None = None
     ctx = CondContext(b.state, user, skill)
-    for c in user.plan.target_prefs:
+    for c in prefs:
         if not user.clause_active(c.line) or not c.when(ctx):
             continue
         if c.skill == skill.id:
@@ -167,8 +170,11 @@ def requested_extras(b: Resolution, user: Fighter, skill: Skill) -> int | None:
     """R-EXT-7: 0 (no order), N, or None for ``max``; first applying clause."""
     if not skill.can_extend:
         return 0
+    extends = user.plan.extends
+    if not extends:
+        return 0
     ctx = CondContext(b.state, user, skill)
-    for c in user.plan.extends:
+    for c in extends:
         if c.skill == skill.id and user.clause_active(c.line) and c.when(ctx):
             return c.count
     return 0
