@@ -188,7 +188,9 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[
     ring by ring around ``f`` from the occupancy index, and the search stops
     once a ring lies beyond the best route found: an enemy there cannot be
     nearer, nor tied.  So the cost follows how far the nearest enemy is, not
-    the army's size (issue 18); the answer is the full scan's."""
+    the army's size (issue 18); when it is far (more areas than
+    ``_RING_AREAS`` per enemy), the enemies' Chebyshev bounds order the
+    route measurements instead.  The answer is the full scan's."""
     movement = b.mechanics.movement
     st = b.state
     here = f.square
@@ -215,6 +217,34 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[
         if found and (d > best or d > last):  # every ring that could hold a tie was read
             found.sort(key=_POS)
             return found, best
+        # The nearest is far (a big map): the Chebyshev bound of every enemy,
+        # computed inline, orders the route measurements; they stop at the
+        # first bound beyond the best route (on an open map, after the ties).
+        hf, hr = here.file, here.rank
+        bounds = []
+        for g in enemies:
+            q = g.square
+            dx, dy = q.file - hf, q.rank - hr
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            bounds.append(dx if dx > dy else dy)
+        best, found = _NO_ROUTE, []
+        for i in sorted(range(len(enemies)), key=bounds.__getitem__):
+            if bounds[i] > best:
+                break
+            g = enemies[i]
+            r = route(st, f, here, g.square)
+            if r is None:
+                continue
+            if r < best:
+                best, found = r, [g]
+            elif r == best:
+                found.append(g)
+        if found:
+            found.sort(key=_POS)
+            return found, best
     dist = [_dist(b, f, here, e.square) for e in enemies]
     nearest = min(dist)
     return [e for e, d_ in zip(enemies, dist) if d_ == nearest], nearest
@@ -223,7 +253,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[
 #: The ring search's thresholds: below this many enemies a scan is as
 #: cheap; it reads at most this many areas per enemy before scanning instead.
 _RING_FROM = 4
-_RING_AREAS = 6
+_RING_AREAS = 4
 _POS = attrgetter("pos")
 
 
