@@ -97,3 +97,27 @@ def test_a_metric_promising_its_box_is_its_range_keeps_the_promise() -> None:
                     box = abs(a.file - b.file) <= r and abs(a.rank - b.rank) <= r
                     assert metric.in_range(a, b, r) is box, (kind, a, b, r)
     assert "chebyshev" in promised, promised
+
+
+def test_hp_is_assigned_only_where_settle_downs_hears_of_it() -> None:
+    """``settle_downs`` reads the characters ``lose_hp`` took to 0 (issue 18),
+    so HP may fall nowhere else: every assignment to ``.hp`` in the engine is
+    in ``core.py`` (``lose_hp``, ``gain_hp``) or d20pool's revival (which
+    raises it)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "referee" / "engine"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            for t in targets:
+                if isinstance(t, ast.Attribute) and t.attr == "hp":
+                    found.append(f"{path.relative_to(root)}:{type(node).__name__}")
+    allowed = {"core.py:AugAssign", "mechanics/d20pool.py:Assign", "state.py:Assign"}
+    assert found and set(found) <= allowed, found
