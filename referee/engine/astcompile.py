@@ -91,6 +91,8 @@ def _ally_domain(ctx: CondContext) -> Iterable[Fighter]:
     sq = me.square
     in_range = st.metric.in_range
     near = None if ko_too else st.near(sq, r)  # the occupancy index (issue 18); KO ones are not in it
+    if near is not None and st.metric.box_is_range:  # the box is the range, all living
+        return (g for g in near if g.team == team)
     return (g for g in (st.fighters if near is None else near)
             if (ko_too or not g.down) and g.team == team and in_range(sq, g.square, r))
 
@@ -116,10 +118,19 @@ def _count(side: str, scope: str, op: Callable[[int, int], bool], value: int) ->
         me = ctx.me
         team, sq = me.team, me.square
         r = -1 if scope == "alive" else (ctx.skill.range if ctx.skill is not None else 1)
-        in_range = ctx.state.metric.in_range
+        st = ctx.state
+        if r < 0:  # alive anywhere: the kept head counts (issue 18)
+            n = sum(len(v) for t, v in st.standing_by_team.items() if (t != team) is enemies)
+            return op(n, value)
+        in_range = st.metric.in_range
         n = 0
-        near = ctx.state.near(sq, r) if r >= 0 else None  # the occupancy index (issue 18)
-        for g in ctx.state.fighters if near is None else near:
+        near = st.near(sq, r)  # the occupancy index (issue 18)
+        if near is not None and st.metric.box_is_range:  # the box is the range, all living
+            for g in near:
+                if (g.team != team) is enemies:
+                    n += 1
+            return op(n, value)
+        for g in st.fighters if near is None else near:
             if g.down or (g.team != team) is not enemies:
                 continue
             if r < 0 or in_range(sq, g.square, r):

@@ -51,5 +51,12 @@ def readies_class(f: Fighter, skill_class: str) -> bool:
 
 
 def acting_first(ctx: CondContext) -> bool:
-    """No living enemy has acted yet this turn."""
-    return not any(e.acted for e in ctx.state.enemies_of(ctx.me))
+    """No living enemy has acted yet this turn (the kept head counts: no
+    copy of the enemy list, issue 18)."""
+    st, team = ctx.state, ctx.me.team
+    for side, standing in st.standing_by_team.items():
+        if side != team:
+            for e in standing:
+                if e.acted:
+                    return False
+    return True

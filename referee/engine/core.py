@@ -10,6 +10,8 @@ the battle (the ``end`` mechanic, then R-GOAL-2).  Named apart from
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.mechanics.protocols import Mechanics
@@ -17,6 +19,8 @@ from referee.engine.rng import Rng
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.ruleset import Ruleset
 
+
+_POS = attrgetter("pos")
 
 #: A damage event's cause -> the ``down`` event's cause when it took the last HP.
 _DOWN_CAUSE: dict[str, str] = {"skill": "hit", "counter": "hit"}
@@ -29,7 +33,8 @@ class BattleOver(Exception):
 class Resolution:
     """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions", "_end_reached")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions", "_end_reached",
+                 "_at_zero")
 
     def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng,
                  *, decisions: bool = True) -> None:
@@ -41,13 +46,17 @@ class Resolution:
         self._end_reached = mechanics.end.reached
         self.events: list[E.Event] = []
         self.result: E.BattleResult | None = None
-        #: Whether the decision events (:data:`referee.engine.events.DECISIONS`)
+        #: Whether the decision events (:data:`referee.engine.events.DECISION_TYPES`)
         #: are built at all (issue 18): a report that never reads them -- a
         #: written report without ``--explain``, a round's lean json, odds over
         #: seeds -- skips their cost.  Every emit site of a decision event asks
         #: this first; nothing the engine decides may depend on one being in
         #: :attr:`events`, so the other events are the same either way.
         self.decisions = decisions
+        #: Who may be at 0 HP and not yet down: those set up so, then every
+        #: one a loss of HP takes to 0 (the only way HP reaches 0, R-CHAR-2),
+        #: so ``settle_downs`` reads these instead of the roster (issue 18).
+        self._at_zero: list[Fighter] = [f for f in state.fighters if f.hp <= 0 and not f.down]
 
     # -- events ---------------------------------------------------------------
     def emit(self, event: E.Event) -> None:
@@ -86,6 +95,7 @@ class Resolution:
             self.state.turn_hp_lost = True  # R-SOUL-HARD-1's fact, kept as the turn goes
             if target.hp == 0:
                 target.felled_by = _DOWN_CAUSE.get(cause, cause)
+                self._at_zero.append(target)
         self.emit(E.Damage(
             turn=self.turn, target=target.name, amount=dealt, hp_after=target.hp,
             cause=cause, actor=actor, skill=skill, element=element,
@@ -108,7 +118,11 @@ class Resolution:
         event names what took the last HP -- a ``hit``, ``poison``, a ``wall``
         or the ``narrowing`` -- else ``cause``, the step being settled (a
         character set up at 0 HP, say)."""
-        fallen = [f for f in self.state.fighters if f.hp <= 0 and not f.down]
+        if not self._at_zero:
+            return []
+        # roster order (R-CHAR-2): the kept roster position; once each
+        fallen = sorted({f for f in self._at_zero if f.hp <= 0 and not f.down}, key=_POS)
+        self._at_zero.clear()
         for f in fallen:
             self.state.set_down(f, True)
             self.emit(E.Down(turn=self.turn, target=f.name, square=f.square, cause=f.felled_by or cause))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from referee.board import Square, square_name
 from referee.engine import events as E
@@ -32,8 +33,11 @@ def pick_move(b: Resolution, f: Fighter) -> MovePick:
     """R-MOVE-7: the first active move clause whose condition holds (a
     ``move toward`` that names no one does not apply, R-MOVE-8), its goal
     drawn on ``ties``; else the automatic approach."""
+    moves = f.plan.moves
+    if not moves:
+        return MovePick(None)  # no move clause: the automatic approach (R-MOVE-3/6)
     ctx = CondContext(b.state, f)
-    for c in f.plan.moves:
+    for c in moves:
         if not f.clause_active(c.line) or not c.when(ctx):
             continue
         if isinstance(c, MoveToward):
@@ -111,11 +115,9 @@ def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report
         return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
         return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", report_stay, last)
-    dist = {e.name: _dist(b, f, f.square, e.square) for e in enemies}
-    nearest = min(dist.values())
+    tied, nearest = nearest_enemies(b, f, enemies)
     if nearest >= _NO_ROUTE and b.mechanics.movement.approach_needs_a_route:
         return _stay(b, f, "no_route", None, "R-MOVE-6", report_stay)
-    tied = [e for e in enemies if dist[e.name] == nearest]
     if len(tied) > 1:
         team = f.team  # the occupancy index (issue 18)
         crowd = {e.name: sum(1 for o in occupants_at(st, e.square) if o.team != team) for e in tied}
@@ -162,18 +164,97 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     # R-D20-KO-2: where a KO can be healed, `move toward` an ally sees a KO
     # ally at its return area.
     if c.who is MoveGoal.NEAREST_ENEMY:
-        pool = st.enemies_of(f)
-    else:
-        ko_too = st.revivable
-        pool = [a for a in st.fighters if a.team == f.team and a is not f and (ko_too or not a.down)]
-        if c.who is MoveGoal.ALLY_MATCHING:
-            pool = [a for a in pool if c.match(CondContext(st, f, None, a))]
+        enemies = st.enemies_of(f)
+        return choose(b.rng, "ties", nearest_enemies(b, f, enemies)[0]) if enemies else None
+    ko_too = st.revivable
+    pool = [a for a in st.fighters if a.team == f.team and a is not f and (ko_too or not a.down)]
+    if c.who is MoveGoal.ALLY_MATCHING:
+        pool = [a for a in pool if c.match(CondContext(st, f, None, a))]
     if not pool:
         return None
     d = {p.name: _dist(b, f, f.square, p.square) for p in pool}
     near = min(d.values())
     tied = [p for p in pool if d[p.name] == near]
     return choose(b.rng, "ties", tied)
+
+
+def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[list[Fighter], int]:
+    """R-MOVE-6/8: the living enemies at the least route length from ``f``
+    (roster order) and that length (``_NO_ROUTE`` when none has a route:
+    then every enemy).  ``enemies``: every living enemy, roster order.
+
+    When the movement mechanic promises no route is shorter than the
+    Chebyshev distance (``routes_at_least_chebyshev``), the enemies are read
+    ring by ring around ``f`` from the occupancy index, and the search stops
+    once a ring lies beyond the best route found: an enemy there cannot be
+    nearer, nor tied.  So the cost follows how far the nearest enemy is, not
+    the army's size (issue 18); when it is far (more areas than
+    ``_RING_AREAS`` per enemy), the enemies' Chebyshev bounds order the
+    route measurements instead.  The answer is the full scan's."""
+    movement = b.mechanics.movement
+    st = b.state
+    here = f.square
+    if len(enemies) > _RING_FROM and movement.routes_at_least_chebyshev:
+        graph = st.graph
+        last = max(graph.width, graph.height)  # beyond this ring nothing is on the map
+        budget = _RING_AREAS * len(enemies)  # areas read before a scan is cheaper
+        team = f.team
+        route = movement.route_length
+        best, found, d = _NO_ROUTE, [], 0
+        while d <= last and d <= best and budget > 0:
+            budget -= 8 * d or 1
+            for g in st.ring(here, d):
+                if g.team == team:
+                    continue
+                r = route(st, f, here, g.square)
+                if r is None:
+                    continue
+                if r < best:
+                    best, found = r, [g]
+                elif r == best:
+                    found.append(g)
+            d += 1
+        if found and (d > best or d > last):  # every ring that could hold a tie was read
+            found.sort(key=_POS)
+            return found, best
+        # The nearest is far (a big map): the Chebyshev bound of every enemy,
+        # computed inline, orders the route measurements; they stop at the
+        # first bound beyond the best route (on an open map, after the ties).
+        hf, hr = here.file, here.rank
+        bounds = []
+        for g in enemies:
+            q = g.square
+            dx, dy = q.file - hf, q.rank - hr
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            bounds.append(dx if dx > dy else dy)
+        best, found = _NO_ROUTE, []
+        for i in sorted(range(len(enemies)), key=bounds.__getitem__):
+            if bounds[i] > best:
+                break
+            g = enemies[i]
+            r = route(st, f, here, g.square)
+            if r is None:
+                continue
+            if r < best:
+                best, found = r, [g]
+            elif r == best:
+                found.append(g)
+        if found:
+            found.sort(key=_POS)
+            return found, best
+    dist = [_dist(b, f, here, e.square) for e in enemies]
+    nearest = min(dist)
+    return [e for e, d_ in zip(enemies, dist) if d_ == nearest], nearest
+
+
+#: The ring search's thresholds: below this many enemies a scan is as
+#: cheap; it reads at most this many areas per enemy before scanning instead.
+_RING_FROM = 4
+_RING_AREAS = 4
+_POS = attrgetter("pos")
 
 
 def _dist(b: Resolution, mover: Fighter, a: Square, z: Square) -> int:

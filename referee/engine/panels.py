@@ -19,9 +19,12 @@ def plan_payment(
     cost order, the leftmost unused panel of that element.  None if unpayable.
     """
     chosen: list[int] = []
+    wind = Element.WIND
     for element in cost:
         for i, p in enumerate(panels):
-            if not p.used and p.assigned is None and i not in taken and i not in chosen and p.element is element:
+            # (p.element inlined: this is the walk's innermost loop)
+            if not p.used and p.assigned is None and (wind if p.changed > 0 else p.base) is element \
+                    and i not in taken and i not in chosen:
                 chosen.append(i)
                 break
         else:
@@ -56,14 +59,15 @@ def could_pay_fresh(f: Fighter, cost: Sequence[Element]) -> bool:
     unused (Freeze ignored)."""
     if f.active is None:
         return False
-    needed: dict[Element, int] = {}
+    # the cost is a sub-multiset of the free panels' elements (compared by
+    # identity: no enum hash per panel)
+    wind = Element.WIND
+    free = [wind if p.changed > 0 else p.base for p in f.panels[f.active] if p.assigned is None]
     for e in cost:
-        needed[e] = needed.get(e, 0) + 1
-    have: dict[Element, int] = {}
-    for p in f.panels[f.active]:
-        if p.assigned is None:
-            have[p.element] = have.get(p.element, 0) + 1
-    return all(have.get(e, 0) >= n for e, n in needed.items())
+        if e not in free:
+            return False
+        free.remove(e)
+    return True
 
 
 def mark_used(f: Fighter, indices: Sequence[int]) -> int:

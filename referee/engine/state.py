@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from referee.board import Rect, Square
 from referee.catalog import Skill
 from referee.elements import Element
@@ -69,7 +70,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size", "garb", "evasion_type", "grapple",
+        "size", "garb", "evasion_type", "grapple", "pos",
     )
 
     def __init__(
@@ -135,6 +136,9 @@ class Fighter:
         #: d20pool (R-D20-PUSH-2): status ``grapple``, its turns left (0 = none):
         #: it cannot shift until then.
         self.grapple = 0
+        #: Roster position in its battle (``BattleState.reindex``): the kept
+        #: indexes sort by it through a C attribute getter (issue 18).
+        self.pos = index
 
     # -- views ---------------------------------------------------------------
     @property
@@ -149,11 +153,15 @@ class Fighter:
         return any(self.skills[i].id == skill_id for i in self.maintained)
 
     def clause_active(self, line: int) -> bool:
-        """A clause under Bind is ignored (R-ST-BIND)."""
-        return self.clause_binds.get(line, 0) <= 0
+        """A clause under Bind is ignored (R-ST-BIND).  (No look-up while
+        nothing is bound, the common case: asked for every clause read.)"""
+        binds = self.clause_binds
+        return not binds or binds.get(line, 0) <= 0
 
     def entry_bound(self, entry: int) -> bool:
-        return self.skill_binds.get(entry, 0) > 0
+        """An entry under Bind (R-ST-BIND); asked for every entry walked."""
+        binds = self.skill_binds
+        return bool(binds) and binds.get(entry, 0) > 0
 
     def __repr__(self) -> str:
         return f"Fighter({self.name}, {self.team}, hp={self.hp}/{self.max_hp}, {self.square})"
@@ -273,6 +281,8 @@ class BattleState:
     def reindex(self) -> None:
         """Build the kept indexes from the fighters (battle start)."""
         self.roster_pos = {f.name: i for i, f in enumerate(self.fighters)}
+        for i, f in enumerate(self.fighters):
+            f.pos = i
         self.occupants = {}
         self.standing_by_team = {WHITE: [], BLACK: []}
         for f in self.fighters:
@@ -326,8 +336,38 @@ class BattleState:
                 at = get(row + file)
                 if at:
                     out += at
-        pos = self.roster_pos
-        out.sort(key=lambda g: pos[g.name])
+        out.sort(key=_POS)
+        return out
+
+    def ring(self, sq: Square, d: int) -> list[Fighter]:
+        """Living characters at Chebyshev distance exactly ``d`` from ``sq``
+        (the ``d``-th ring of areas around it, cut to the map plus the
+        off-map waiting square), in no particular order: the approach reads
+        the nearest enemies ring by ring (R-MOVE-6, issue 18).  Ring 0 is
+        ``sq`` itself."""
+        get = self.occupants.get
+        if d == 0:
+            return list(get(sq.rank * _RANK_STRIDE + sq.file, ()))
+        graph = self.graph
+        lo_f, hi_f, lo_r, hi_r = sq.file - d, sq.file + d, sq.rank - d, sq.rank + d
+        f0, f1 = max(lo_f, -1), min(hi_f, graph.width - 1)
+        r0, r1 = max(lo_r, -1), min(hi_r, graph.height - 1)
+        out: list[Fighter] = []
+        if f0 > f1 or r0 > r1:
+            return out
+        for rank in (lo_r, hi_r):  # the bottom and top rows, whole
+            if r0 <= rank <= r1:
+                row = rank * _RANK_STRIDE
+                for file in range(f0, f1 + 1):
+                    at = get(row + file)
+                    if at:
+                        out += at
+        for file in (lo_f, hi_f):  # the left and right columns, less the corners
+            if f0 <= file <= f1:
+                for rank in range(max(r0, lo_r + 1), min(r1, hi_r - 1) + 1):
+                    at = get(rank * _RANK_STRIDE + file)
+                    if at:
+                        out += at
         return out
 
     def living(self) -> list[Fighter]:
@@ -348,8 +388,18 @@ class BattleState:
         return list(self.standing_by_team.get(f.team, ()))
 
     def is_sunk(self, sq: Square) -> bool:
+        """Whether a sinking holds ``sq`` (R-ST-SINK).  Asked for every mover
+        and engaged check: coordinates compared inline, no generator and no
+        ``Square.__eq__`` call per sinking (issue 18)."""
         sinks = self.sinks
-        return bool(sinks) and any(s.square == sq for s in sinks)
+        if not sinks:
+            return False
+        file, rank = sq.file, sq.rank
+        for s in sinks:
+            q = s.square
+            if q.file == file and q.rank == rank:
+                return True
+        return False
 
     def is_engaged(self, f: Fighter) -> bool:
         """An enemy in its area, or its area sunk (R-MOVE-1, R-ST-SINK)."""
@@ -377,6 +427,9 @@ _RANK_STRIDE = 4096
 def occupants_at(state: BattleState, sq: Square) -> list[Fighter]:
     """The living characters on ``sq``, roster order (the kept index)."""
     return state.occupants.get(area_key(sq), [])
+
+
+_POS = attrgetter("pos")
 
 
 def _insert(group: list[Fighter], f: Fighter, pos: Mapping[str, int]) -> None:

@@ -136,37 +136,47 @@ def inflict(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect
 
 
 def tick(b: Resolution, f: Fighter) -> None:
-    """R-ST-1: count down every status of ``f`` at the end of its action."""
-    turn = b.turn
+    """R-ST-1: count down every status of ``f`` at the end of its action.
 
-    def expired(status: str, obj: str, index: int | None, pattern: int | None, rule: str) -> None:
-        b.emit(E.StatusExpired(turn=turn, target=f.name, status=status, object=obj, index=index,
-                               pattern=pattern, rule=rule))
-
+    Runs once per action of every character: the common case, no status at
+    all, reads a few fields and returns (issue 18)."""
     if f.bind > 0:
         f.bind -= 1
         if f.bind == 0:
-            expired("bind", "character", None, None, "R-ST-BIND")
+            _expired(b, f, "bind", "character", None, None, "R-ST-BIND")
     if f.freeze > 0:
         f.freeze -= 1
         if f.freeze == 0:
-            expired("freeze", "character", None, None, "R-ST-FREEZE")
-    for entry in sorted(f.skill_binds):
-        f.skill_binds[entry] -= 1
-        if f.skill_binds[entry] <= 0:
-            del f.skill_binds[entry]
-            expired("bind", "skill", entry, None, "R-ST-BIND")
-    for line in sorted(f.clause_binds):
-        f.clause_binds[line] -= 1
-        if f.clause_binds[line] <= 0:
-            del f.clause_binds[line]
-            expired("bind", "clause", line, None, "R-ST-BIND")
+            _expired(b, f, "freeze", "character", None, None, "R-ST-FREEZE")
+    if f.skill_binds:
+        for entry in sorted(f.skill_binds):
+            f.skill_binds[entry] -= 1
+            if f.skill_binds[entry] <= 0:
+                del f.skill_binds[entry]
+                _expired(b, f, "bind", "skill", entry, None, "R-ST-BIND")
+    if f.clause_binds:
+        for line in sorted(f.clause_binds):
+            f.clause_binds[line] -= 1
+            if f.clause_binds[line] <= 0:
+                del f.clause_binds[line]
+                _expired(b, f, "bind", "clause", line, None, "R-ST-BIND")
     for pi, panels in enumerate(f.panels):
+        for p in panels:
+            if p.changed > 0:
+                break
+        else:
+            continue  # no changed panel in this pattern
         for i, p in enumerate(panels):
             if p.changed > 0:
                 p.changed -= 1
                 if p.changed == 0:
-                    expired("change", "panel", i, pi, "R-ST-CHANGE")
+                    _expired(b, f, "change", "panel", i, pi, "R-ST-CHANGE")
+
+
+def _expired(b: Resolution, f: Fighter, status: str, obj: str, index: int | None, pattern: int | None,
+             rule: str) -> None:
+    b.emit(E.StatusExpired(turn=b.turn, target=f.name, status=status, object=obj, index=index,
+                           pattern=pattern, rule=rule))
 
 
 def cleanse(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TypeVar
 
 from referee.board import Square
@@ -28,9 +29,12 @@ from referee.engine.uses import Choice
 
 def preference_for(b: Resolution, user: Fighter, skill: Skill) -> Preference:
     """R-PLAN-5: ``with X target P`` beats ``target P``; default nearest."""
+    prefs = user.plan.target_prefs
+    if not prefs:
+        return NEAREST
     general: Preference | None = None
     ctx = CondContext(b.state, user, skill)
-    for c in user.plan.target_prefs:
+    for c in prefs:
         if not user.clause_active(c.line) or not c.when(ctx):
             continue
         if c.skill == skill.id:
@@ -72,10 +76,14 @@ def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleSta
 def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
          skill: Skill | None = None) -> list[Fighter]:
     """Pick up to ``n`` from ``pool`` (roster order) by preference, ties drawn."""
-    keyed = [(preference_key(user, pref, c, b.state, skill), c) for c in pool]
+    if pref.kind is PreferenceKind.NEAREST:  # (0, distance): one metric call, no key call
+        dist, here = b.state.metric.distance, user.square
+        keyed = [((0, dist(here, c.square)), c) for c in pool]
+    else:
+        keyed = [(preference_key(user, pref, c, b.state, skill), c) for c in pool]
     out: list[Fighter] = []
     while keyed and len(out) < n:
-        best = min(k for k, _ in keyed)
+        best = min(map(_FIRST, keyed))
         tied = [c for k, c in keyed if k == best]
         chosen = choose(b.rng, "ties", tied)
         out.append(chosen)
@@ -83,9 +91,15 @@ def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter]
     return out
 
 
+_FIRST = itemgetter(0)
+
+
 def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
          skill: Skill | None = None) -> list[Fighter]:
     """Deterministic preference order (ties in roster order) for reporting."""
+    if pref.kind is PreferenceKind.NEAREST:  # the key (0, d): the same order by (d, index)
+        dist, here = state.metric.distance, user.square
+        return sorted(pool, key=lambda c: (dist(here, c.square), c.index))
     return sorted(pool, key=lambda c: (preference_key(user, pref, c, state, skill), c.index))
 
 
@@ -108,9 +122,12 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
         pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
     else:
         near = st.near(here, r)  # the occupancy index (issue 18); None: scan the army
-        pool = [c for c in (st.fighters if near is None else near)
-                if not c.down and ((c.team == team) is heals or (allies_too and c is not user))
-                and in_range(here, c.square, r)]
+        if near is not None and st.metric.box_is_range:  # the box is the range: living, in range
+            pool = [c for c in near if (c.team == team) is heals or (allies_too and c is not user)]
+        else:
+            pool = [c for c in (st.fighters if near is None else near)
+                    if not c.down and ((c.team == team) is heals or (allies_too and c is not user))
+                    and in_range(here, c.square, r)]
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
@@ -153,8 +170,11 @@ def requested_extras(b: Resolution, user: Fighter, skill: Skill) -> int | None:
     """R-EXT-7: 0 (no order), N, or None for ``max``; first applying clause."""
     if not skill.can_extend:
         return 0
+    extends = user.plan.extends
+    if not extends:
+        return 0
     ctx = CondContext(b.state, user, skill)
-    for c in user.plan.extends:
+    for c in extends:
         if c.skill == skill.id and user.clause_active(c.line) and c.when(ctx):
             return c.count
     return 0

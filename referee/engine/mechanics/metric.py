@@ -32,6 +32,14 @@ class RangeMetric(Protocol):
         """Whether ``b`` is within ``r`` of ``a`` (R-RANGE-1)."""
         ...
 
+    @property
+    def box_is_range(self) -> bool:
+        """The promise that ``in_range(a, b, r)`` holds exactly when the file
+        and rank gaps are both at most ``r``: then what the occupancy index
+        returns for that box (``BattleState.near``) needs no ``in_range``
+        call per character (issue 18).  tcgt (Chebyshev): True."""
+        ...
+
 
 class Chebyshev:
     """tcgt (R-RANGE-1): range 0 is the own area, 1 the 3x3 block around it, 2
@@ -52,3 +60,8 @@ class Chebyshev:
 
     def in_range(self, a: Square, b: Square, r: int) -> bool:
         return -r <= a.file - b.file <= r and -r <= a.rank - b.rank <= r
+
+    @property
+    def box_is_range(self) -> bool:
+        """Chebyshev's range r *is* the (2r+1) x (2r+1) box."""
+        return True

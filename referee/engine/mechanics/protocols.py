@@ -125,6 +125,16 @@ class Movement(Protocol):
         (R-ORM-MOVE-2: not in a full area of its side); tcgt: always."""
         ...
 
+    @property
+    def routes_at_least_chebyshev(self) -> bool:
+        """The promise that ``route_length(a, b)`` is never shorter than the
+        Chebyshev distance from ``a`` to ``b`` (each step moves at most one
+        file and one rank and costs at least 1).  When it holds, R-MOVE-6's
+        approach reads the nearest enemies ring by ring around the mover and
+        stops once a ring is farther than the best route found (issue 18);
+        when not, it measures a route to every enemy.  tcgt: True."""
+        ...
+
 
 class Initiative(Protocol):
     """The action order (R-TURN-1)."""

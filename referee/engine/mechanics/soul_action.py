@@ -201,6 +201,13 @@ class TerrainPoints(PointsMovement):
         without a draw"."""
         return True
 
+    @property
+    def routes_at_least_chebyshev(self) -> bool:
+        """A step costs 1, or ``barrier_cost`` into a barrier: a route's cost
+        is at least its steps, so at least the Chebyshev distance, while a
+        barrier costs at least 1 (R-SOUL-MOVE-2)."""
+        return self.barrier_cost >= 1
+
     def points(self, f: Fighter, state: BattleState | None = None) -> int:
         """R-SOUL-MOVE-1: the formula, or ``barrier_start_points`` for one
         that never evades starting its action in a barrier."""

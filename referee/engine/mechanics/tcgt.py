@@ -68,6 +68,12 @@ class StepMovement:
     def may_stop(self, state: BattleState, mover: Fighter, square: Square) -> bool:
         return True
 
+    @property
+    def routes_at_least_chebyshev(self) -> bool:
+        """One step moves one file and/or one rank (8-way or 4-way) and costs
+        1: no route is shorter than the Chebyshev distance (R-MOVE-1)."""
+        return True
+
 
 def play_in_order(initiative: Initiative, ctx: Resolution, fixed: bool) -> None:
     """R-TURN-1's turn: the order (redrawn first when the initiative rolls
