@@ -33,7 +33,7 @@ from typing import Any
 from referee.engine.events import EXTEND_MAX
 from referee.report.boardview import QUIET_TYPES, BoardView, board_picture, square_text
 from referee.report.markup import Markup
-from referee.report.messages import message, skill_label, team_label, word
+from referee.report.messages import MESSAGES, message, skill_label, team_label, word
 from referee.report.record import Report
 from referee.report.story import Story, read_story
 from referee.report.visitor import EventVisitor
@@ -58,6 +58,7 @@ class WrittenReport(EventVisitor):
                  full: bool = False) -> None:
         self.report = report
         self.lang = lang
+        self._messages = MESSAGES[lang]
         self.markup = markup
         #: d20pool: criticals per character, in roster order (R-D20-CHECK-2's
         #: tuning tally, shown after the result); None until a d20 check is seen.
@@ -97,7 +98,9 @@ class WrittenReport(EventVisitor):
         self._last_kind = kind
 
     def _m(self, key: str, **fields: Any) -> str:
-        return message(self.lang, key, **fields)
+        """:func:`~referee.report.messages.message` in this report's language,
+        its table looked up once (issue 18: thousands of sentences a report)."""
+        return self._messages[key].format(**fields)
 
     def _item(self, text: str, depth: int | None = None) -> None:
         if self._action is not None and not self.full:
