@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from reporthelpers import FIXTURES, resolved
 
@@ -149,3 +150,65 @@ def test_every_event_class_has_the_fast_constructor_with_the_dataclass_signature
         E.ActionEnd(1, "a")  # type: ignore[call-arg]
     with pytest.raises(TypeError):
         E.ActionEnd(turn=1)  # type: ignore[call-arg]
+
+
+def test_fast_line_writers_match_the_exact_writer_for_odd_values_in_every_field() -> None:
+    """Issue 18 (item 4): the line writers read names and numbers from caches
+    and squares from a table; a value the hint does not promise (a bool or a
+    float in an int field, a list for a tuple, a dict, a square off every
+    map, a str subclass) must be written exactly as the exact generated
+    writer writes it -- the writer before the caches -- or fail as it fails;
+    field by field, every class, after the caches have seen the ordinary
+    values.  Where the event's dict can be built, that is json.dumps's text."""
+    import dataclasses
+
+    from referee.board import Square, parse_square
+    from referee.engine import events as E
+    from referee.report.record import _general_writer, event_json_line
+
+    class Name(str):
+        pass
+
+    def outcome(fn: Any, event: E.Event) -> tuple[str, str]:
+        try:
+            return ("ok", fn(event))
+        except Exception as exc:  # noqa: BLE001 - the two must fail alike
+            return ("error", type(exc).__name__)
+
+    base = {}
+    for battle in sorted(FIXTURES.glob("*.battle.yaml")):
+        for event in resolved(str(battle)).events:
+            base.setdefault(type(event), event)
+            event_json_line(event)  # the caches see the ordinary values first
+    odd_values: list[Any] = [True, False, 1, 0, 1.0, 2.5, None, "x", "xy", Name("x"), 'q"\\\n', (1, True), (True,),
+                             [1, 2], [], ("a", 1), ("a", Name("b")), {"k": 1}, (), parse_square("c3"),
+                             Square(40, 1), Square(-1, 0), (parse_square("a1"),)]
+    checked = 0
+    for cls, event in base.items():
+        exact = _general_writer(cls)
+        for field in dataclasses.fields(cls):
+            for value in odd_values:
+                odd = dataclasses.replace(event, **{field.name: value})
+                assert outcome(event_json_line, odd) == outcome(exact, odd), (cls.TYPE, field.name, value)
+                checked += 1
+    assert checked > 1000
+
+
+def test_header_writer_matches_json_dumps_with_indent() -> None:
+    """Issue 18 (item 4): the report's header and inputs are written by
+    record._indented, not json.dumps(indent=2) (pure Python in 3.11); the
+    text must be the same for every kind of value, nested at any depth."""
+    from referee.report.record import _indented
+
+    class Name(str):
+        pass
+
+    samples: list[Any] = [
+        {"a": [1, 2.5, float("nan"), float("inf"), -0.0, 1e20, True, False, None, 'x"\n\\名', Name("n")],
+         "b": {}, "c": [], "d": {"e": [[], {}, [[1]]]}, "t": (1, (2, 3))},
+        [], {}, "s", 3, None, 10**30, {1: 2}, {"k": {True: 1, None: [1]}}, {"f": 0.1},
+    ]
+    for value in samples:
+        expected = json.dumps(value, ensure_ascii=False, indent=2)
+        assert _indented(value, "") == expected, value
+        assert _indented(value, "  ") == expected.replace("\n", "\n  "), value

@@ -10,14 +10,15 @@ full-width (Japanese) names keep the columns aligned.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from referee.board import file_name, parse_square, square_name
 from referee.diagnostics import display_width
 from referee.report.messages import message, team_label, word
 
-__all__ = ["Piece", "BoardView", "BoardPicture", "board_picture", "draw_board", "file_letters", "square_text", "pad"]
+__all__ = ["Piece", "BoardView", "BoardPicture", "board_picture", "draw_board", "file_letters", "square_text", "pad",
+           "QUIET_TYPES"]
 
 
 #: 0 -> ``a``, 26 -> ``aa``: the board's own file names.
@@ -56,8 +57,6 @@ class Piece:
     down: bool = False
 
 
-_PIECE_FIELDS = tuple(f.name for f in fields(Piece))
-
 #: tcgt's event types that never change the view, answered first.  Only a
 #: shortcut: a type missing here (a variant's) still goes through ``apply``.
 _QUIET = frozenset({
@@ -67,6 +66,9 @@ _QUIET = frozenset({
     "panel_used", "status_applied", "status_no_effect", "status_expired", "status_cleansed",
     "sink_started", "sink_ended", "stayed", "battle_end",
 })
+#: The same set for renderers that skip the call to :meth:`BoardView.apply`
+#: for these types themselves (issue 18, item 4).
+QUIET_TYPES = _QUIET
 
 
 class BoardView:
@@ -99,10 +101,15 @@ class BoardView:
 
     def _set(self, name: str, **changes: Any) -> None:
         old = self.pieces.get(name)
-        if old is not None:  # the fields rebuilt directly: dataclasses.replace is 3x slower (issue 18)
-            values = {f: getattr(old, f) for f in _PIECE_FIELDS}
-            values.update(changes)
-            self.pieces[name] = Piece(**values)
+        if old is not None:
+            # a copy of the frozen piece with ``changes``, made by copying its
+            # field dict: dataclasses.replace, or even rebuilding the fields
+            # through the constructor, cost a report more (issue 18)
+            new = object.__new__(Piece)
+            fields = new.__dict__
+            fields.update(old.__dict__)
+            fields.update(changes)
+            self.pieces[name] = new
 
     def apply(self, event: Any) -> None:
         """Update the view for one event (other types change nothing)."""

@@ -49,7 +49,7 @@ class Narrator(WrittenReport):
         self._depth = 0
         if self._action is None:
             return
-        heading, sentences = self._action, self._sentences
+        heading, sentences = self._action_heading(self._action), self._sentences
         self._action, self._sentences = None, []
         self.finished = (self._m("compact.action", action=heading,
                                  sentences=word(self.lang, "compact.sep").join(sentences))

@@ -21,7 +21,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
-from referee.report.boardview import BoardView, square_text
+from referee.report.boardview import QUIET_TYPES, BoardView, square_text
 from referee.report.record import Report
 
 __all__ = ["Knockout", "Hit", "LeadChange", "NarrowingStage", "Fold", "Story", "read_story", "MIN_FOLD",
@@ -43,6 +43,11 @@ _UNTOLD = frozenset({
     "action_start", "action_end", "pattern_selected", "panels_reset", "skill_order", "skill_passed",
     "targets_chosen", "stayed", "chance_roll", "obstructed", "reaction", "counter_missed", "panel_used",
 })
+
+
+#: The event types :class:`_StatusBook` reads (every other one it ignores).
+_BOOK_TYPES = frozenset({"status_applied", "status_expired", "status_cleansed", "maintain_started",
+                         "maintain_released"})
 
 
 @dataclass(frozen=True)
@@ -254,8 +259,10 @@ def read_story(report: Report) -> Story:
             stage = NarrowingStage(e.turn, e.stage, e.kept, 0, 0)
         elif kind == "pushed" and stage is not None:
             stage = replace(stage, pushed=stage.pushed + 1)
-        view.apply(e)
-        book.apply(e)
+        if kind not in QUIET_TYPES:  # the calls only for events that change something (issue 18)
+            view.apply(e)
+        if kind in _BOOK_TYPES:
+            book.apply(e)
     return Story(tuple(knockouts), _biggest(hits), tuple(narrowings),
                  tuple(leads), tuple(_folds(turns)), view)
 

@@ -31,9 +31,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.events import EXTEND_MAX
-from referee.report.boardview import BoardView, board_picture, square_text
+from referee.report.boardview import QUIET_TYPES, BoardView, board_picture, square_text
 from referee.report.markup import Markup
-from referee.report.messages import message, skill_label, team_label, word
+from referee.report.messages import MESSAGES, message, skill_label, team_label, word
 from referee.report.record import Report
 from referee.report.story import Story, read_story
 from referee.report.visitor import EventVisitor
@@ -45,6 +45,11 @@ __all__ = ["WrittenReport", "render_written", "DETAIL_TYPES", "result_sentence"]
 #: the panel an obstruction spent.
 DETAIL_TYPES = frozenset({"chance_roll", "panel_used"})
 
+#: Decision events whose sentence is only written with ``explain`` (their
+#: handlers return at once otherwise); the render loop skips them in one set
+#: lookup, with no call -- most of a battle's events (issue 18, item 4).
+EXPLAIN_ONLY_TYPES = frozenset({"panels_reset", "skill_order", "skill_passed", "targets_chosen", "stayed"})
+
 
 class WrittenReport(EventVisitor):
     """Renders one :class:`Report` as lines of ``markup`` in ``lang``."""
@@ -53,6 +58,7 @@ class WrittenReport(EventVisitor):
                  full: bool = False) -> None:
         self.report = report
         self.lang = lang
+        self._messages = MESSAGES[lang]
         self.markup = markup
         #: d20pool: criticals per character, in roster order (R-D20-CHECK-2's
         #: tuning tally, shown after the result); None until a d20 check is seen.
@@ -71,8 +77,10 @@ class WrittenReport(EventVisitor):
         self._turn_open = False
         #: compact log: the turn's title, written in front of its first line
         self._turn_label: str | None = None
-        #: compact log: the action being written and its sentences so far
-        self._action: str | None = None
+        #: compact log: the action being written (its ``action_start``; the
+        #: heading is only formatted when the action has something to say)
+        #: and its sentences so far
+        self._action: Any = None
         self._sentences: list[str] = []
         self._only_moves = True
         #: compact log: move-only actions waiting to be written as one line
@@ -90,7 +98,9 @@ class WrittenReport(EventVisitor):
         self._last_kind = kind
 
     def _m(self, key: str, **fields: Any) -> str:
-        return message(self.lang, key, **fields)
+        """:func:`~referee.report.messages.message` in this report's language,
+        its table looked up once (issue 18: thousands of sentences a report)."""
+        return self._messages[key].format(**fields)
 
     def _item(self, text: str, depth: int | None = None) -> None:
         if self._action is not None and not self.full:
@@ -164,9 +174,15 @@ class WrittenReport(EventVisitor):
         apply = self.view.apply
         skip_details = not self.full
         folded = story.folded_turns if skip_details else frozenset()
+        # Events that neither write a sentence here nor change the board:
+        # skipped before any call (issue 18, item 4).
+        silent = (DETAIL_TYPES if skip_details else frozenset()) | (frozenset() if self.explain else EXPLAIN_ONLY_TYPES)
+        silent &= QUIET_TYPES
         for event in self.report.events:
             kind = event.TYPE
-            if event.turn in folded and kind != "battle_end":
+            if kind in silent:
+                continue
+            if folded and event.turn in folded and kind != "battle_end":
                 if kind == "turn_start":
                     fold = story.fold_starting(event.turn)
                     if fold is not None:
@@ -176,7 +192,8 @@ class WrittenReport(EventVisitor):
             if not (skip_details and kind in DETAIL_TYPES):
                 self._kind = kind
                 handlers.get(kind, self.on_unhandled)(event)
-            apply(event)
+            if kind not in QUIET_TYPES:
+                apply(event)
         return "\n".join(self.lines).rstrip("\n") + "\n"
 
     def _header(self) -> None:
@@ -374,12 +391,15 @@ class WrittenReport(EventVisitor):
         self._depth = 0
 
     def on_action_start(self, e: Any) -> None:
-        heading = self._m("action", actor=e.actor, square=square_text(e.square), hp=e.hp)
         if self.full:
-            self._item(heading, 0)
-        else:
-            self._action, self._sentences = heading, []
+            self._item(self._action_heading(e), 0)
+        else:  # the heading waits: most actions say nothing in the compact log (issue 18)
+            self._action, self._sentences = e, []
         self._depth = 1
+
+    def _action_heading(self, e: Any) -> str:
+        """``Cole (d5, HP 8)``: who acts, from where, with what HP (``action_start``)."""
+        return self._m("action", actor=e.actor, square=square_text(e.square), hp=e.hp)
 
     def on_action_end(self, e: Any) -> None:
         self._end_action()
@@ -390,13 +410,13 @@ class WrittenReport(EventVisitor):
         self._depth = 0
         if self._action is None:
             return
-        heading, sentences, only_moves = self._action, self._sentences, self._only_moves
+        start, sentences, only_moves = self._action, self._sentences, self._only_moves
         self._action, self._sentences, self._only_moves = None, [], True
         if sentences and only_moves:
             self._moves.extend(sentences)  # "Goro moves e4 → f5" names its actor already
         elif sentences:
             self._flush_moves()
-            self._item(self._m("compact.action", action=heading,
+            self._item(self._m("compact.action", action=self._action_heading(start),
                                sentences=word(self.lang, "compact.sep").join(sentences)), 1)
 
     def _flush_moves(self) -> None:
