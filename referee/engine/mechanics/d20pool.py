@@ -20,7 +20,7 @@ from fractions import Fraction
 from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import begin_action, maintenance, walk, walk_order
+from referee.engine.action import _cost_kanji, begin_action, maintenance, walk, walk_order
 from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -207,14 +207,17 @@ class SupportAndAction(NoInnateSkills):
             ride_action(ctx, f, *ride)
             if not f.down:
                 self.support(ctx, f, True, first=False)  # a push or grapple counts as attacking
-        elif action_available(ctx, f, prepared := walk_order(ctx, f)):
+        elif (passes := judge_walk(ctx, f, prepared := walk_order(ctx, f))) is None:
             attacked = walk(ctx, f, self.uses, prepared=prepared)
             if not f.down:
                 self.support(ctx, f, attacked, first=False)
         else:
             changed = self.support(ctx, f, False, first=True)
-            if not f.down:  # a support that did nothing leaves the walk's order as it was
-                walk(ctx, f, self.uses, prepared=prepared if not changed else None)
+            if changed:
+                if not f.down:
+                    walk(ctx, f, self.uses)
+            else:  # the support changed nothing: the walk would pass every entry as judged
+                write_passes(ctx, f, prepared, passes)
         if not f.down:
             maintenance(ctx, f)
         f.acted = True
@@ -274,33 +277,82 @@ class SupportAndAction(NoInnateSkills):
                            points_left=points - steps, reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
-def action_available(ctx: Resolution, f: Fighter,
-                     prepared: tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]] | None = None,
-                     ) -> bool:
+#: The walk's order, moving clauses' lines and target filters (``walk_order``).
+Prepared = tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]
+
+#: One entry the walk passes over: a ``skill_passed`` event's entry, reason,
+#: line, detail and rule.
+Pass = tuple[int, str, int | None, str, str]
+
+
+def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> list[Pass] | None:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now (a use
-    with a target, a heal, a maintain start), judged without draws or events:
-    the walk's own tests (R-PLAN-3..5), entry by entry."""
-    if f.freeze > 0 or f.active is None:
-        return False  # a frozen character has no action [decision]
+    with a target, a heal, a maintain start: None), judged without draws or
+    events by the walk's own tests (R-PLAN-3..5) in the walk's order; else
+    every entry it would pass over, with the walk's reason.  Why the reasons:
+    when the support that follows changes nothing (R-D20-TURN-3 (4)), the
+    walk's events are these, written by :func:`write_passes` without asking
+    every entry again (the walk of ``referee.engine.action`` with one use,
+    no hooks: tests/engine/test_r_d20_engine.py holds the two equal)."""
     order, _, filters = walk_order(ctx, f) if prepared is None else prepared
+    passes: list[Pass] = []
+    if f.down or f.hp <= 0 or f.active is None:
+        return passes  # the walk stops before its first entry
+    st = ctx.state
+    frozen = f.freeze > 0  # a frozen character has no action [decision]
     panels = f.panels[f.active]
+    skills = f.skills
     for entry in order:
-        skill = f.skills[entry]
-        if skill.is_passive or f.entry_bound(entry):
-            continue
-        if skill.is_maintain and f.is_maintaining(skill.id):
-            continue
-        if gate_blocking(ctx.state, f, skill, ignore_target_conditions=True) is not None:
-            continue
-        if plan_payment(panels, skill.cost) is None:
-            continue
-        if skill.is_maintain:
-            if release_clause(ctx.state, f, skill) is None:
-                return True
-            continue
-        if candidates(ctx, f, skill, filters.get(skill.id, ())).pool:
-            return True
-    return False
+        skill = skills[entry]
+        if skill.is_passive:
+            passes.append((entry, "passive", None, "", "R-SK-2"))
+        elif f.entry_bound(entry):
+            passes.append((entry, "bound", None, "", "R-ST-BIND"))
+        elif frozen:
+            passes.append((entry, "frozen", None, "", "R-ST-FREEZE"))
+        elif skill.is_maintain and f.is_maintaining(skill.id):
+            passes.append((entry, "already_maintained", None, "", "R-SK-2"))
+        elif (gate := gate_blocking(st, f, skill, ignore_target_conditions=True)) is not None:
+            passes.append((entry, "condition_false", gate.line, "", "R-PLAN-5"))
+        elif skill.is_maintain:
+            held = release_clause(st, f, skill)
+            if held is not None:
+                passes.append((entry, "held_back", held.line, "", "R-TURN-4"))
+            elif plan_payment(panels, skill.cost) is None:
+                passes.append((entry, "cost_unpayable", None, _cost_kanji(skill), "R-PAN-3"))
+            else:
+                return None  # a maintain start
+        elif plan_payment(panels, skill.cost) is None:
+            passes.append((entry, "cost_unpayable", None, _cost_kanji(skill), "R-PAN-3"))
+        else:
+            cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
+            if cands.pool:
+                return None  # a use
+            passes.append((entry, cands.reason, None, "",
+                           "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
+    return passes
+
+
+def action_available(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> bool:
+    """R-D20-TURN-1/2: whether the skill walk would use an entry now,
+    judged without draws or events (:func:`judge_walk`)."""
+    return judge_walk(ctx, f, prepared) is None
+
+
+def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[Pass]) -> None:
+    """The events of a walk that uses nothing (R-PLAN-3): its order, then
+    every entry passed over, as :func:`judge_walk` found them on this same
+    state.  Decision events only: nothing the engine decides reads them, so
+    a resolution that does not build decision events writes none."""
+    if not getattr(ctx, "decisions", True):  # a lean resolution (issue 18), where it exists
+        return
+    order, lines, _ = prepared
+    turn, name, skills = ctx.turn, f.name, f.skills
+    ctx.emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple(skills[i].id for i in order),
+                          moved_by=tuple(lines)))
+    for entry, reason, line, detail, rule in passes:
+        ctx.emit(E.SkillPassed(turn=turn, actor=name, skill=skills[entry].id, entry=entry, reason=reason,
+                               line=line, detail=detail, rule=rule))
 
 
 # ------------------------------------------------------------------ push and grapple
