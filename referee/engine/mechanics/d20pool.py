@@ -25,8 +25,8 @@ from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Pr
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.d20pool_checks import (
-    D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, ring_number,
-    roll_pool, select_next,
+    D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, rank_contenders,
+    ring_number, roll_pool,
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
@@ -71,6 +71,20 @@ def ability_of(f: Fighter, ability: Ability) -> int:
 # ------------------------------------------------------------------ initiative
 
 
+_RINGS: dict[tuple[int, int], list[list[int]]] = {}
+
+
+def ring_table(width: int, height: int) -> list[list[int]]:
+    """R-D20-ORDER-2: every area's number, ``table[file][rank]``, made once
+    per map size: the turn order reads it for every unacted character at
+    every selection.  Read only."""
+    table = _RINGS.get((width, height))
+    if table is None:
+        table = _RINGS[(width, height)] = [[ring_number(Square(file, rank), width, height) for rank in range(height)]
+                                           for file in range(width)]
+    return table
+
+
 @dataclass(frozen=True, slots=True)
 class AreaNumber:
     """R-D20-ORDER-1..4: each turn goes to the unacted standing character on
@@ -93,37 +107,45 @@ class AreaNumber:
         width, height = ctx.ruleset.map.width, ctx.ruleset.map.height  # narrowing does not renumber
         keys: dict[str, list[int]] = {}
         fixed_order = [f.name for f in state.order] if fixed else []
-        last_file, last_rank = width - 1, height - 1
-
-        def ring(square: Square) -> int:
-            return ring_number(square, width, height)
+        fighters = state.fighters
+        act = ctx.mechanics.action.act
+        rings = ring_table(width, height)
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
-            who = state.by_name[name]
-            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=ring(who.square),
+            sq = state.by_name[name].square
+            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=rings[sq.file][sq.rank],
                                 roll=face, key=(*keys.get(name, ()), face), rule="R-D20-ORDER-3"))
             return face
 
         while True:
             if fixed:
-                name = next_in_fixed_order(fixed_order, {f.name: not f.down and not f.acted for f in state.fighters})
+                name = next_in_fixed_order(fixed_order, {f.name: not f.down and not f.acted for f in fighters})
                 ranked = [] if name is None else [name]
                 rule = "R-D20-ORDER-4"
             else:
-                # ring_number inlined: read for every unacted character at every selection
-                unacted = [(f.name, 1 + min(sq.file, sq.rank, last_file - sq.file, last_rank - sq.rank))
-                           for f in state.fighters if not f.down and not f.acted for sq in (f.square,)]
-                ranked = select_next(unacted, keys, roll)
+                # R-D20-ORDER-1: the unacted standing on the highest number, roster order
+                top, contenders = -1, []
+                for f in fighters:
+                    if f.down or f.acted:
+                        continue
+                    sq = f.square
+                    number = rings[sq.file][sq.rank]
+                    if number > top:
+                        top, contenders = number, [f.name]
+                    elif number == top:
+                        contenders.append(f.name)
+                ranked = rank_contenders(contenders, keys, roll)
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
             chosen = state.by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
-                                    number=ring(chosen.square),
+            square = chosen.square
+            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=square,
+                                    number=rings[square.file][square.rank],
                                     contenders=tuple(ranked), rule=rule))
-            ctx.mechanics.action.act(ctx, chosen)
+            act(ctx, chosen)
 
 
 # ------------------------------------------------------------------ movement
