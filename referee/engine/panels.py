@@ -56,14 +56,11 @@ def could_pay_fresh(f: Fighter, cost: Sequence[Element]) -> bool:
     unused (Freeze ignored)."""
     if f.active is None:
         return False
-    needed: dict[Element, int] = {}
-    for e in cost:
-        needed[e] = needed.get(e, 0) + 1
-    have: dict[Element, int] = {}
-    for p in f.panels[f.active]:
-        if p.assigned is None:
-            have[p.element] = have.get(p.element, 0) + 1
-    return all(have.get(e, 0) >= n for e, n in needed.items())
+    # Counted in lists, not dicts: an Element's hash is a Python call, and
+    # this runs for every entry at every approach judged (R-MOVE-6; d20pool
+    # judges one every turn, R-D20-TURN-3).
+    free = [p.element for p in f.panels[f.active] if p.assigned is None]
+    return all(free.count(e) >= cost.count(e) for e in cost)
 
 
 def mark_used(f: Fighter, indices: Sequence[int]) -> int:
