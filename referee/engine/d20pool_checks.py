@@ -107,10 +107,11 @@ def roll_pool(rng: Rng, pool: int, *, dropped: int = 0, printed: int = 0, boost:
     drop bonus x dropped + boost (+ ``critical_bonus`` on a critical); every
     die a 1 is a fumble, achievement 0 whatever the modifiers."""
     count = max(1, pool - dropped)
-    dice = tuple(rng.die(stream, params.sides) for _ in range(count))
+    die, sides = rng.die, params.sides
+    dice = (die(stream, sides),) if count == 1 else tuple([die(stream, sides) for _ in range(count)])
     highest = max(dice)
-    critical = params.sides in dice
-    fumble = all(d == 1 for d in dice)
+    critical = sides in dice
+    fumble = highest == 1  # every die a 1: faces are 1..sides, so the highest tells
     drop_modifier = params.drop_bonus * dropped
     critical_modifier = params.critical_bonus if critical else 0
     achievement = 0 if fumble else highest + printed + drop_modifier + boost + critical_modifier

@@ -53,6 +53,44 @@ class D20Fighter:
     tuning: int = 0
     #: Its rolls of R-D20-ORDER-3 this round (kept on the round's key table).
     keys: list[int] = field(default_factory=list)
+    #: Its plan's d20pool clauses by kind (:func:`d20_clauses`), read from the
+    #: plan at first use: every turn and every check asks for them.
+    clauses: D20Clauses | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class D20Clauses:
+    """One plan's d20pool clauses (R-D20-PLAN-1), each kind in file order, so
+    that "the first that holds" reads only its own kind."""
+
+    #: ``drop N dice on KIND`` by check kind (attack, defence).
+    drops: dict[str, tuple[CheckDrop, ...]]
+    #: ``boost KIND by N`` by check kind.
+    boosts: dict[str, tuple[CheckBoost, ...]]
+    #: ``recover`` (R-D20-TURN-3 (1)).
+    recovers: tuple[SelfRecover, ...]
+    #: ``push`` and ``grapple`` (R-D20-TURN-2).
+    rides: tuple[Ride, ...]
+
+
+def d20_clauses(f: Fighter) -> D20Clauses:
+    """``f``'s plan's d20pool clauses by kind, gathered once per battle (a
+    plan does not change during a battle)."""
+    memory = d20_of(f)
+    found = memory.clauses
+    if found is None:
+        clauses = f.plan.clauses
+        drops: dict[str, tuple[CheckDrop, ...]] = {}
+        boosts: dict[str, tuple[CheckBoost, ...]] = {}
+        for c in clauses:
+            if isinstance(c, CheckDrop):
+                drops[c.check] = (*drops.get(c.check, ()), c)
+            elif isinstance(c, CheckBoost):
+                boosts[c.check] = (*boosts.get(c.check, ()), c)
+        found = memory.clauses = D20Clauses(
+            drops, boosts, tuple(c for c in clauses if isinstance(c, SelfRecover)),
+            tuple(c for c in clauses if isinstance(c, Ride)))
+    return found
 
 
 def d20_of(f: Fighter) -> D20Fighter:
@@ -257,10 +295,10 @@ class SupportAndAction(NoInnateSkills):
         self-recover; (2) shift when a step is wanted and possible; (3)
         self-recover when hurt; (4) nothing.  Returns whether it did
         something (a shift or a recovery)."""
-        if f.hp < f.max_hp:
+        recovers = d20_clauses(f).recovers if f.hp < f.max_hp else ()
+        if recovers:
             cctx = CondContext(ctx.state, f)
-            chosen = next((c for c in f.plan.clauses if isinstance(c, SelfRecover) and f.clause_active(c.line)
-                           and c.when(cctx)), None)
+            chosen = next((c for c in recovers if f.clause_active(c.line) and c.when(cctx)), None)
             if chosen is not None:
                 ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
                                    rule="R-D20-TURN-3"))
@@ -303,8 +341,9 @@ class SupportAndAction(NoInnateSkills):
 Prepared = tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]
 
 #: One entry the walk passes over: a ``skill_passed`` event's entry, reason,
-#: line, detail and rule.
-Pass = tuple[int, str, int | None, str, str]
+#: line and rule (its detail, the cost of an unpayable entry, is written
+#: only when the event is).
+Pass = tuple[int, str, int | None, str]
 
 
 def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> list[Pass] | None:
@@ -327,31 +366,30 @@ def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) ->
     for entry in order:
         skill = skills[entry]
         if skill.is_passive:
-            passes.append((entry, "passive", None, "", "R-SK-2"))
+            passes.append((entry, "passive", None, "R-SK-2"))
         elif f.entry_bound(entry):
-            passes.append((entry, "bound", None, "", "R-ST-BIND"))
+            passes.append((entry, "bound", None, "R-ST-BIND"))
         elif frozen:
-            passes.append((entry, "frozen", None, "", "R-ST-FREEZE"))
+            passes.append((entry, "frozen", None, "R-ST-FREEZE"))
         elif skill.is_maintain and f.is_maintaining(skill.id):
-            passes.append((entry, "already_maintained", None, "", "R-SK-2"))
+            passes.append((entry, "already_maintained", None, "R-SK-2"))
         elif (gate := gate_blocking(st, f, skill, ignore_target_conditions=True)) is not None:
-            passes.append((entry, "condition_false", gate.line, "", "R-PLAN-5"))
+            passes.append((entry, "condition_false", gate.line, "R-PLAN-5"))
         elif skill.is_maintain:
             held = release_clause(st, f, skill)
             if held is not None:
-                passes.append((entry, "held_back", held.line, "", "R-TURN-4"))
+                passes.append((entry, "held_back", held.line, "R-TURN-4"))
             elif plan_payment(panels, skill.cost) is None:
-                passes.append((entry, "cost_unpayable", None, _cost_kanji(skill), "R-PAN-3"))
+                passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
             else:
                 return None  # a maintain start
         elif plan_payment(panels, skill.cost) is None:
-            passes.append((entry, "cost_unpayable", None, _cost_kanji(skill), "R-PAN-3"))
+            passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
                 return None  # a use
-            passes.append((entry, cands.reason, None, "",
-                           "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
+            passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
     return passes
 
 
@@ -372,9 +410,10 @@ def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[P
     turn, name, skills = ctx.turn, f.name, f.skills
     ctx.emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple(skills[i].id for i in order),
                           moved_by=tuple(lines)))
-    for entry, reason, line, detail, rule in passes:
-        ctx.emit(E.SkillPassed(turn=turn, actor=name, skill=skills[entry].id, entry=entry, reason=reason,
-                               line=line, detail=detail, rule=rule))
+    for entry, reason, line, rule in passes:
+        skill = skills[entry]
+        ctx.emit(E.SkillPassed(turn=turn, actor=name, skill=skill.id, entry=entry, reason=reason, line=line,
+                               detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
 
 
 # ------------------------------------------------------------------ push and grapple
@@ -400,8 +439,8 @@ def ride_clause(ctx: Resolution, f: Fighter) -> tuple[Ride, list[Fighter]] | Non
     speaking of ``target`` holds if some candidate satisfies it, then filters
     them, R-PLAN-5).  Judged without draws."""
     st = ctx.state
-    for c in f.plan.clauses:
-        if not isinstance(c, Ride) or not f.clause_active(c.line):
+    for c in d20_clauses(f).rides:
+        if not f.clause_active(c.line):
             continue
         if not c.targets_condition and not c.when(CondContext(st, f)):
             continue
@@ -500,16 +539,15 @@ class D20Pool(QuietHitHooks):
         paid (one ``damage`` event, cause ``boost``), then the dice
         (R-D20-CHECK-1..4)."""
         pool = ability_of(roller, ability)
-        cctx = CondContext(ctx.state, roller, None, other)
+        clauses = d20_clauses(roller)
+        drops = clauses.drops.get(drop_kind, ())
+        lifts = clauses.boosts.get(drop_kind, ()) if boost else ()
         drop: CheckDrop | None = None
         lift: CheckBoost | None = None
-        for c in roller.plan.clauses:  # the first of each kind that holds (R-D20-CHECK-3/4)
-            if drop is None and isinstance(c, CheckDrop) and c.check == drop_kind \
-                    and roller.clause_active(c.line) and c.when(cctx):
-                drop = c
-            elif boost and lift is None and isinstance(c, CheckBoost) and c.check == drop_kind \
-                    and roller.clause_active(c.line) and c.when(cctx):
-                lift = c
+        if drops or lifts:  # the first of each kind that holds (R-D20-CHECK-3/4)
+            cctx = CondContext(ctx.state, roller, None, other)
+            drop = next((c for c in drops if roller.clause_active(c.line) and c.when(cctx)), None)
+            lift = next((c for c in lifts if roller.clause_active(c.line) and c.when(cctx)), None)
         dropped = 0 if drop is None else dropped_dice(pool, drop.count)
         boosted = 0 if lift is None else boost_amount(lift.amount, ability_of(roller, self.spec.boost_cap), roller.hp)
         if boosted > 0:
