@@ -107,10 +107,11 @@ def roll_pool(rng: Rng, pool: int, *, dropped: int = 0, printed: int = 0, boost:
     drop bonus x dropped + boost (+ ``critical_bonus`` on a critical); every
     die a 1 is a fumble, achievement 0 whatever the modifiers."""
     count = max(1, pool - dropped)
-    dice = tuple(rng.die(stream, params.sides) for _ in range(count))
+    die, sides = rng.die, params.sides
+    dice = (die(stream, sides),) if count == 1 else tuple([die(stream, sides) for _ in range(count)])
     highest = max(dice)
-    critical = params.sides in dice
-    fumble = all(d == 1 for d in dice)
+    critical = sides in dice
+    fumble = highest == 1  # every die a 1: faces are 1..sides, so the highest tells
     drop_modifier = params.drop_bonus * dropped
     critical_modifier = params.critical_bonus if critical else 0
     achievement = 0 if fumble else highest + printed + drop_modifier + boost + critical_modifier
@@ -139,8 +140,9 @@ def ring_number(square: Square, width: int, height: int) -> int:
 def _tied(contenders: Sequence[str], keys: Mapping[str, list[int]]) -> set[str]:
     """The contenders whose key equals, or is a prefix of, another's.  In
     sorted order a key's extensions and equals come right after it, so only
-    the next key need be compared (O(n log n), not n squared)."""
-    ordered = sorted(contenders, key=lambda n: tuple(keys[n]))
+    the next key need be compared (O(n log n), not n squared).  Keys are
+    lists, which order element by element, a prefix first, as tuples do."""
+    ordered = sorted(contenders, key=keys.__getitem__)
     tied: set[str] = set()
     for here, after in zip(ordered, ordered[1:]):
         key, next_key = keys[here], keys[after]
@@ -162,7 +164,8 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
     One contender rolls nothing.
     """
     for name in contenders:
-        keys.setdefault(name, [])
+        if name not in keys:
+            keys[name] = []
     if len(contenders) < 2:
         return list(contenders)
     while True:
@@ -172,8 +175,8 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
         for name in contenders:  # roster order
             if name in tied:
                 keys[name].append(roll(name))
-    # No key is now a prefix of another, so tuple order is element-by-element order.
-    return sorted(contenders, key=lambda n: tuple(keys[n]), reverse=True)
+    # No key is now a prefix of another, so list order is element-by-element order.
+    return sorted(contenders, key=keys.__getitem__, reverse=True)
 
 
 def select_next(unacted: Sequence[tuple[str, int]], keys: dict[str, list[int]],
@@ -182,10 +185,13 @@ def select_next(unacted: Sequence[tuple[str, int]], keys: dict[str, list[int]],
     each with its area's number, read now), the contenders on the highest
     number, ranked by :func:`rank_contenders`; the first takes the turn.
     Empty when no one is left (the round ends)."""
-    if not unacted:
-        return []
-    top = max(number for _, number in unacted)
-    return rank_contenders([name for name, number in unacted if number == top], keys, roll)
+    top, contenders = -1, []
+    for name, number in unacted:
+        if number > top:
+            top, contenders = number, [name]
+        elif number == top:
+            contenders.append(name)
+    return rank_contenders(contenders, keys, roll)
 
 
 def next_in_fixed_order(order: Sequence[str], unacted_standing: Mapping[str, bool]) -> str | None:

@@ -79,3 +79,72 @@ def test_d20pool_byte_identical_across_processes_and_hash_seeds() -> None:
     events = events_across_processes("tests.engine.randombattle:random_setup", "tests.engine.helpers:ruleset",
                                      "d20pool", seed=2002, digits="27182818284590452353602874713527")
     assert any(e["type"] == "d20_check" for e in events)
+
+
+def judged_run(setup, seed: int) -> Counter[str]:  # type: ignore[no-untyped-def]
+    """Resolve ``setup`` with d20pool's judged walk checked against the walk:
+    where ``judge_walk`` finds a use, the walk uses an entry; where it finds
+    none and the support changed nothing, the events ``write_passes`` writes
+    are the ones the walk itself emits on that state, drawing nothing (the
+    walk is run there too, and compared).  The resolution is the plain one.
+    Returns how often each branch was checked."""
+    from unittest import mock
+
+    from referee.engine.action import WalkPolicy, walk
+    from referee.engine.mechanics import d20pool
+
+    seen = Counter[str]()
+    write_passes, real_act = d20pool.write_passes, d20pool.SupportAndAction.act
+
+    def checked_walk(ctx, f, policy, prepared=None):  # type: ignore[no-untyped-def]
+        if prepared is None:  # the walk after a support that changed something: not judged
+            return walk(ctx, f, policy)
+        start = len(ctx.events)
+        attacked = walk(ctx, f, policy, prepared=prepared)
+        assert any(isinstance(e, (E.SkillUsed, E.MaintainStarted)) for e in ctx.events[start:])
+        seen["use"] += 1
+        return attacked
+
+    def checked_passes(ctx, f, prepared, passes):  # type: ignore[no-untyped-def]
+        start = len(ctx.events)
+        write_passes(ctx, f, prepared, passes)
+        written = ctx.events[start:]
+        del ctx.events[start:]
+        rng_state = [s.getstate() for s in ctx.rng._streams.values()]
+        assert walk(ctx, f, WalkPolicy(max_uses=1), prepared=prepared) is False
+        assert [e.to_json() for e in ctx.events[start:]] == [e.to_json() for e in written]
+        assert [s.getstate() for s in ctx.rng._streams.values()] == rng_state  # the walk drew nothing
+        seen["passes"] += 1
+        seen.update(reason for _, reason, *_ in passes)
+
+    def act(self, ctx, f):  # type: ignore[no-untyped-def]
+        with mock.patch.object(d20pool, "walk", checked_walk):
+            real_act(self, ctx, f)
+
+    with mock.patch.object(d20pool, "write_passes", checked_passes), \
+            mock.patch.object(d20pool.SupportAndAction, "act", act):
+        record = resolve_battle(setup, ruleset("d20pool", 40), seed)
+    plain = resolve_battle(setup, ruleset("d20pool", 40), seed)
+    assert [e.to_json() for e in plain.events] == [e.to_json() for e in record.events]
+    return seen
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.integers(1, 4), st.integers(0, 10**6))
+def test_the_judged_walk_is_the_walk(data, size, seed) -> None:  # type: ignore[no-untyped-def]
+    """R-D20-TURN-1/2: ``judge_walk`` predicts the walk (:func:`judged_run`)."""
+    judged_run(random_setup(lambda n: data.draw(st.integers(0, n - 1)), size, text_plans=True,
+                            extra=D20_CLAUSES), seed)
+
+
+def test_the_judged_walk_is_checked_in_both_branches() -> None:
+    """The check above can fail: these battles meet both branches and most
+    reasons a walk without a use gives (``heal_guard`` is left to the random
+    battles: a hurt healer's support is mostly a recovery)."""
+    seen = Counter[str]()
+    for digits, size in (("31415926535897932384626433832795", 4), ("27182818284590452353602874713527", 3),
+                         ("14142135623730950488016887242096", 3), ("17320508075688772935274463415058", 4)):
+        it = iter([int(x) for x in digits] * 1000)
+        seen += judged_run(random_setup(lambda n: next(it) % n, size, text_plans=True, extra=D20_CLAUSES), 7)
+    assert seen["use"] > 0 and seen["passes"] > 0
+    assert {"passive", "already_maintained", "cost_unpayable", "no_target", "condition_false"} <= set(seen)

@@ -20,13 +20,13 @@ from fractions import Fraction
 from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import WalkPolicy, begin_action, maintenance, walk, walk_order
+from referee.engine.action import WalkPolicy, _cost_kanji, begin_action, maintenance, walk, walk_order
 from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.d20pool_checks import (
-    D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, ring_number,
-    roll_pool, select_next,
+    D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, rank_contenders,
+    ring_number, roll_pool,
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
@@ -53,6 +53,44 @@ class D20Fighter:
     tuning: int = 0
     #: Its rolls of R-D20-ORDER-3 this round (kept on the round's key table).
     keys: list[int] = field(default_factory=list)
+    #: Its plan's d20pool clauses by kind (:func:`d20_clauses`), read from the
+    #: plan at first use: every turn and every check asks for them.
+    clauses: D20Clauses | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class D20Clauses:
+    """One plan's d20pool clauses (R-D20-PLAN-1), each kind in file order, so
+    that "the first that holds" reads only its own kind."""
+
+    #: ``drop N dice on KIND`` by check kind (attack, defence).
+    drops: dict[str, tuple[CheckDrop, ...]]
+    #: ``boost KIND by N`` by check kind.
+    boosts: dict[str, tuple[CheckBoost, ...]]
+    #: ``recover`` (R-D20-TURN-3 (1)).
+    recovers: tuple[SelfRecover, ...]
+    #: ``push`` and ``grapple`` (R-D20-TURN-2).
+    rides: tuple[Ride, ...]
+
+
+def d20_clauses(f: Fighter) -> D20Clauses:
+    """``f``'s plan's d20pool clauses by kind, gathered once per battle (a
+    plan does not change during a battle)."""
+    memory = d20_of(f)
+    found = memory.clauses
+    if found is None:
+        clauses = f.plan.clauses
+        drops: dict[str, tuple[CheckDrop, ...]] = {}
+        boosts: dict[str, tuple[CheckBoost, ...]] = {}
+        for c in clauses:
+            if isinstance(c, CheckDrop):
+                drops[c.check] = (*drops.get(c.check, ()), c)
+            elif isinstance(c, CheckBoost):
+                boosts[c.check] = (*boosts.get(c.check, ()), c)
+        found = memory.clauses = D20Clauses(
+            drops, boosts, tuple(c for c in clauses if isinstance(c, SelfRecover)),
+            tuple(c for c in clauses if isinstance(c, Ride)))
+    return found
 
 
 def d20_of(f: Fighter) -> D20Fighter:
@@ -69,6 +107,20 @@ def ability_of(f: Fighter, ability: Ability) -> int:
 
 
 # ------------------------------------------------------------------ initiative
+
+
+_RINGS: dict[tuple[int, int], list[list[int]]] = {}
+
+
+def ring_table(width: int, height: int) -> list[list[int]]:
+    """R-D20-ORDER-2: every area's number, ``table[file][rank]``, made once
+    per map size: the turn order reads it for every unacted character at
+    every selection.  Read only."""
+    table = _RINGS.get((width, height))
+    if table is None:
+        table = _RINGS[(width, height)] = [[ring_number(Square(file, rank), width, height) for rank in range(height)]
+                                           for file in range(width)]
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,37 +145,45 @@ class AreaNumber:
         width, height = ctx.ruleset.map.width, ctx.ruleset.map.height  # narrowing does not renumber
         keys: dict[str, list[int]] = {}
         fixed_order = [f.name for f in state.order] if fixed else []
-        last_file, last_rank = width - 1, height - 1
-
-        def ring(square: Square) -> int:
-            return ring_number(square, width, height)
+        fighters = state.fighters
+        act = ctx.mechanics.action.act
+        rings = ring_table(width, height)
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
-            who = state.by_name[name]
-            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=ring(who.square),
+            sq = state.by_name[name].square
+            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=rings[sq.file][sq.rank],
                                 roll=face, key=(*keys.get(name, ()), face), rule="R-D20-ORDER-3"))
             return face
 
         while True:
             if fixed:
-                name = next_in_fixed_order(fixed_order, {f.name: not f.down and not f.acted for f in state.fighters})
+                name = next_in_fixed_order(fixed_order, {f.name: not f.down and not f.acted for f in fighters})
                 ranked = [] if name is None else [name]
                 rule = "R-D20-ORDER-4"
             else:
-                # ring_number inlined: read for every unacted character at every selection
-                unacted = [(f.name, 1 + min(sq.file, sq.rank, last_file - sq.file, last_rank - sq.rank))
-                           for f in state.fighters if not f.down and not f.acted for sq in (f.square,)]
-                ranked = select_next(unacted, keys, roll)
+                # R-D20-ORDER-1: the unacted standing on the highest number, roster order
+                top, contenders = -1, []
+                for f in fighters:
+                    if f.down or f.acted:
+                        continue
+                    sq = f.square
+                    number = rings[sq.file][sq.rank]
+                    if number > top:
+                        top, contenders = number, [f.name]
+                    elif number == top:
+                        contenders.append(f.name)
+                ranked = rank_contenders(contenders, keys, roll)
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
             chosen = state.by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
-                                    number=ring(chosen.square),
+            square = chosen.square
+            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=square,
+                                    number=rings[square.file][square.rank],
                                     contenders=tuple(ranked), rule=rule))
-            ctx.mechanics.action.act(ctx, chosen)
+            act(ctx, chosen)
 
 
 # ------------------------------------------------------------------ movement
@@ -207,14 +267,17 @@ class SupportAndAction(NoInnateSkills):
             ride_action(ctx, f, *ride)
             if not f.down:
                 self.support(ctx, f, True, first=False)  # a push or grapple counts as attacking
-        elif action_available(ctx, f, prepared := walk_order(ctx, f)):
+        elif (passes := judge_walk(ctx, f, prepared := walk_order(ctx, f))) is None:
             attacked = walk(ctx, f, WalkPolicy(max_uses=self.uses), prepared=prepared)
             if not f.down:
                 self.support(ctx, f, attacked, first=False)
         else:
             changed = self.support(ctx, f, False, first=True)
-            if not f.down:  # a support that did nothing leaves the walk's order as it was
-                walk(ctx, f, WalkPolicy(max_uses=self.uses), prepared=prepared if not changed else None)
+            if changed:
+                if not f.down:
+                    walk(ctx, f, WalkPolicy(max_uses=self.uses))
+            else:  # the support changed nothing: the walk would pass every entry as judged
+                write_passes(ctx, f, prepared, passes)
         if not f.down:
             maintenance(ctx, f)
         f.acted = True
@@ -232,10 +295,10 @@ class SupportAndAction(NoInnateSkills):
         self-recover; (2) shift when a step is wanted and possible; (3)
         self-recover when hurt; (4) nothing.  Returns whether it did
         something (a shift or a recovery)."""
-        if f.hp < f.max_hp:
+        recovers = d20_clauses(f).recovers if f.hp < f.max_hp else ()
+        if recovers:
             cctx = CondContext(ctx.state, f)
-            chosen = next((c for c in f.plan.clauses if isinstance(c, SelfRecover) and f.clause_active(c.line)
-                           and c.when(cctx)), None)
+            chosen = next((c for c in recovers if f.clause_active(c.line) and c.when(cctx)), None)
             if chosen is not None:
                 ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
                                    rule="R-D20-TURN-3"))
@@ -274,33 +337,83 @@ class SupportAndAction(NoInnateSkills):
                            points_left=points - steps, reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
-def action_available(ctx: Resolution, f: Fighter,
-                     prepared: tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]] | None = None,
-                     ) -> bool:
+#: The walk's order, moving clauses' lines and target filters (``walk_order``).
+Prepared = tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]
+
+#: One entry the walk passes over: a ``skill_passed`` event's entry, reason,
+#: line and rule (its detail, the cost of an unpayable entry, is written
+#: only when the event is).
+Pass = tuple[int, str, int | None, str]
+
+
+def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> list[Pass] | None:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now (a use
-    with a target, a heal, a maintain start), judged without draws or events:
-    the walk's own tests (R-PLAN-3..5), entry by entry."""
-    if f.freeze > 0 or f.active is None:
-        return False  # a frozen character has no action [decision]
+    with a target, a heal, a maintain start: None), judged without draws or
+    events by the walk's own tests (R-PLAN-3..5) in the walk's order; else
+    every entry it would pass over, with the walk's reason.  Why the reasons:
+    when the support that follows changes nothing (R-D20-TURN-3 (4)), the
+    walk's events are these, written by :func:`write_passes` without asking
+    every entry again (the walk of ``referee.engine.action`` with one use,
+    no hooks: tests/engine/test_r_d20_engine.py holds the two equal)."""
     order, _, filters = walk_order(ctx, f) if prepared is None else prepared
+    passes: list[Pass] = []
+    if f.down or f.hp <= 0 or f.active is None:
+        return passes  # the walk stops before its first entry
+    st = ctx.state
+    frozen = f.freeze > 0  # a frozen character has no action [decision]
     panels = f.panels[f.active]
+    skills = f.skills
     for entry in order:
-        skill = f.skills[entry]
-        if skill.is_passive or f.entry_bound(entry):
-            continue
-        if skill.is_maintain and f.is_maintaining(skill.id):
-            continue
-        if gate_blocking(ctx.state, f, skill, ignore_target_conditions=True) is not None:
-            continue
-        if plan_payment(panels, skill.cost) is None:
-            continue
-        if skill.is_maintain:
-            if release_clause(ctx.state, f, skill) is None:
-                return True
-            continue
-        if candidates(ctx, f, skill, filters.get(skill.id, ())).pool:
-            return True
-    return False
+        skill = skills[entry]
+        if skill.is_passive:
+            passes.append((entry, "passive", None, "R-SK-2"))
+        elif f.entry_bound(entry):
+            passes.append((entry, "bound", None, "R-ST-BIND"))
+        elif frozen:
+            passes.append((entry, "frozen", None, "R-ST-FREEZE"))
+        elif skill.is_maintain and f.is_maintaining(skill.id):
+            passes.append((entry, "already_maintained", None, "R-SK-2"))
+        elif (gate := gate_blocking(st, f, skill, ignore_target_conditions=True)) is not None:
+            passes.append((entry, "condition_false", gate.line, "R-PLAN-5"))
+        elif skill.is_maintain:
+            held = release_clause(st, f, skill)
+            if held is not None:
+                passes.append((entry, "held_back", held.line, "R-TURN-4"))
+            elif plan_payment(panels, skill.cost) is None:
+                passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
+            else:
+                return None  # a maintain start
+        elif plan_payment(panels, skill.cost) is None:
+            passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
+        else:
+            cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
+            if cands.pool:
+                return None  # a use
+            passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
+    return passes
+
+
+def action_available(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> bool:
+    """R-D20-TURN-1/2: whether the skill walk would use an entry now,
+    judged without draws or events (:func:`judge_walk`)."""
+    return judge_walk(ctx, f, prepared) is None
+
+
+def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[Pass]) -> None:
+    """The events of a walk that uses nothing (R-PLAN-3): its order, then
+    every entry passed over, as :func:`judge_walk` found them on this same
+    state.  Decision events only: nothing the engine decides reads them, so
+    a resolution that does not build decision events writes none."""
+    if not ctx.decisions:  # a lean resolution (issue 18), where it exists
+        return
+    order, lines, _ = prepared
+    turn, name, skills = ctx.turn, f.name, f.skills
+    ctx.emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple(skills[i].id for i in order),
+                          moved_by=tuple(lines)))
+    for entry, reason, line, rule in passes:
+        skill = skills[entry]
+        ctx.emit(E.SkillPassed(turn=turn, actor=name, skill=skill.id, entry=entry, reason=reason, line=line,
+                               detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
 
 
 # ------------------------------------------------------------------ push and grapple
@@ -326,8 +439,8 @@ def ride_clause(ctx: Resolution, f: Fighter) -> tuple[Ride, list[Fighter]] | Non
     speaking of ``target`` holds if some candidate satisfies it, then filters
     them, R-PLAN-5).  Judged without draws."""
     st = ctx.state
-    for c in f.plan.clauses:
-        if not isinstance(c, Ride) or not f.clause_active(c.line):
+    for c in d20_clauses(f).rides:
+        if not f.clause_active(c.line):
             continue
         if not c.targets_condition and not c.when(CondContext(st, f)):
             continue
@@ -426,16 +539,15 @@ class D20Pool(QuietHitHooks):
         paid (one ``damage`` event, cause ``boost``), then the dice
         (R-D20-CHECK-1..4)."""
         pool = ability_of(roller, ability)
-        cctx = CondContext(ctx.state, roller, None, other)
+        clauses = d20_clauses(roller)
+        drops = clauses.drops.get(drop_kind, ())
+        lifts = clauses.boosts.get(drop_kind, ()) if boost else ()
         drop: CheckDrop | None = None
         lift: CheckBoost | None = None
-        for c in roller.plan.clauses:  # the first of each kind that holds (R-D20-CHECK-3/4)
-            if drop is None and isinstance(c, CheckDrop) and c.check == drop_kind \
-                    and roller.clause_active(c.line) and c.when(cctx):
-                drop = c
-            elif boost and lift is None and isinstance(c, CheckBoost) and c.check == drop_kind \
-                    and roller.clause_active(c.line) and c.when(cctx):
-                lift = c
+        if drops or lifts:  # the first of each kind that holds (R-D20-CHECK-3/4)
+            cctx = CondContext(ctx.state, roller, None, other)
+            drop = next((c for c in drops if roller.clause_active(c.line) and c.when(cctx)), None)
+            lift = next((c for c in lifts if roller.clause_active(c.line) and c.when(cctx)), None)
         dropped = 0 if drop is None else dropped_dice(pool, drop.count)
         boosted = 0 if lift is None else boost_amount(lift.amount, ability_of(roller, self.spec.boost_cap), roller.hp)
         if boosted > 0:
