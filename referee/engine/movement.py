@@ -200,19 +200,25 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[
         budget = _RING_AREAS * len(enemies)  # areas read before a scan is cheaper
         team = f.team
         route = movement.route_length
-        best, found, d = _NO_ROUTE, [], 0
+        found: list[Fighter] = []
+        best, d = _NO_ROUTE, 0
+
+        def measure(g: Fighter) -> None:
+            """Keep ``g`` if its route ties or beats the best so far."""
+            nonlocal best, found
+            r = route(st, f, here, g.square)
+            if r is None:
+                return
+            if r < best:
+                best, found = r, [g]
+            elif r == best:
+                found.append(g)
+
         while d <= last and d <= best and budget > 0:
             budget -= 8 * d or 1
             for g in st.ring(here, d):
-                if g.team == team:
-                    continue
-                r = route(st, f, here, g.square)
-                if r is None:
-                    continue
-                if r < best:
-                    best, found = r, [g]
-                elif r == best:
-                    found.append(g)
+                if g.team != team:
+                    measure(g)
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read
             found.sort(key=_POS)
@@ -234,14 +240,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[
         for i in sorted(range(len(enemies)), key=bounds.__getitem__):
             if bounds[i] > best:
                 break
-            g = enemies[i]
-            r = route(st, f, here, g.square)
-            if r is None:
-                continue
-            if r < best:
-                best, found = r, [g]
-            elif r == best:
-                found.append(g)
+            measure(enemies[i])
         if found:
             found.sort(key=_POS)
             return found, best

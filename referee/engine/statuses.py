@@ -149,17 +149,9 @@ def tick(b: Resolution, f: Fighter) -> None:
         if f.freeze == 0:
             _expired(b, f, "freeze", "character", None, None, "R-ST-FREEZE")
     if f.skill_binds:
-        for entry in sorted(f.skill_binds):
-            f.skill_binds[entry] -= 1
-            if f.skill_binds[entry] <= 0:
-                del f.skill_binds[entry]
-                _expired(b, f, "bind", "skill", entry, None, "R-ST-BIND")
+        _count_down_binds(b, f, f.skill_binds, "skill")
     if f.clause_binds:
-        for line in sorted(f.clause_binds):
-            f.clause_binds[line] -= 1
-            if f.clause_binds[line] <= 0:
-                del f.clause_binds[line]
-                _expired(b, f, "bind", "clause", line, None, "R-ST-BIND")
+        _count_down_binds(b, f, f.clause_binds, "clause")
     for pi, panels in enumerate(f.panels):
         for p in panels:
             if p.changed > 0:
@@ -219,3 +211,13 @@ def cleanse(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect
                 p.changed = 0
         b.emit(E.StatusCleansed(turn=b.turn, target=target.name, status=status, object=where, index=index,
                                 pattern=pattern, actor=user.name, skill=skill_id))
+
+
+def _count_down_binds(b: Resolution, f: Fighter, binds: dict[int, int], obj: str) -> None:
+    """R-ST-BIND's countdown of the binds on ``f``'s skills or clauses
+    (``obj``), in index order; each that ends is reported."""
+    for index in sorted(binds):
+        binds[index] -= 1
+        if binds[index] <= 0:
+            del binds[index]
+            _expired(b, f, "bind", obj, index, None, "R-ST-BIND")
