@@ -319,9 +319,10 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None, report_stay: bool = 
         m = min(ds)
         return (-m, ds.count(m))
 
-    best = min(key(s) for s in options)
-    if key(f.square) == best:
+    keys = {s: key(s) for s in options}  # each square weighed once (issue 18: it was three times)
+    best = min(keys.values())
+    if keys[f.square] == best:
         return _stay(b, f, "keep_away", line, "R-MOVE-8", report_stay)
-    tied = [s for s in options if key(s) == best]
+    tied = [s for s in options if keys[s] == best]
     _move(b, f, choose(b.rng, "ties", tied), "clause", "away", line, "R-MOVE-8")
     return None
