@@ -178,10 +178,13 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     return choose(b.rng, "ties", tied)
 
 
-def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[list[Fighter], int]:
+def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
+                    here: Square | None = None) -> tuple[list[Fighter], int]:
     """R-MOVE-6/8: the living enemies at the least route length from ``f``
     (roster order) and that length (``_NO_ROUTE`` when none has a route:
     then every enemy).  ``enemies``: every living enemy, roster order.
+    ``here``: measure from that area instead of ``f``'s (R-MOVE-8's keep
+    away weighs each area ``f`` could step to).
 
     When the movement mechanic promises no route is shorter than the
     Chebyshev distance (``routes_at_least_chebyshev``), the enemies are read
@@ -193,7 +196,8 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[
     route measurements instead.  The answer is the full scan's."""
     movement = b.mechanics.movement
     st = b.state
-    here = f.square
+    if here is None:
+        here = f.square
     if len(enemies) > _RING_FROM and movement.routes_at_least_chebyshev:
         graph = st.graph
         last = max(graph.width, graph.height)  # beyond this ring nothing is on the map
@@ -315,9 +319,10 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None, report_stay: bool = 
     options = [f.square, *(s for s in movement.legal_steps(st, f) if movement.may_stop(st, f, s))]
 
     def key(s: Square) -> tuple[int, int]:
-        ds = [_dist(b, f, s, e.square) for e in enemies]
-        m = min(ds)
-        return (-m, ds.count(m))
+        """Farther from the nearest enemy first, then fewer enemies at that
+        distance: the enemies at the least distance from ``s`` and how many."""
+        tied, m = nearest_enemies(b, f, enemies, s)
+        return (-m, len(tied))
 
     keys = {s: key(s) for s in options}  # each square weighed once (issue 18: it was three times)
     best = min(keys.values())

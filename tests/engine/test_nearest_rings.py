@@ -21,8 +21,11 @@ from .helpers import ruleset
 from .test_state_index import RULESETS, _setup
 
 
-def _full_scan(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[list[Fighter], int]:
-    dist = [movement._dist(b, f, f.square, e.square) for e in enemies]
+def _full_scan(b: Resolution, f: Fighter, enemies: list[Fighter],
+               here: Square | None = None) -> tuple[list[Fighter], int]:
+    """The enemies at the least route length from ``here`` (``f``'s area), every one measured."""
+    start = f.square if here is None else here
+    dist = [movement._dist(b, f, start, e.square) for e in enemies]
     nearest = min(dist)
     return [e for e, d in zip(enemies, dist) if d == nearest], nearest
 
@@ -34,9 +37,10 @@ def test_ring_search_equals_the_full_scan(name: str, side: int, monkeypatch: pyt
     original = movement.nearest_enemies
     asked = [0, 0]  # calls, calls that read rings (more than _RING_FROM enemies)
 
-    def checked(b: Resolution, f: Fighter, enemies: list[Fighter]) -> tuple[list[Fighter], int]:
-        got = original(b, f, enemies)
-        want = _full_scan(b, f, enemies)
+    def checked(b: Resolution, f: Fighter, enemies: list[Fighter],
+                here: Square | None = None) -> tuple[list[Fighter], int]:
+        got = original(b, f, enemies, here)
+        want = _full_scan(b, f, enemies, here)
         assert [g.name for g in got[0]] == [g.name for g in want[0]] and got[1] == want[1], (f, got, want)
         asked[0] += 1
         asked[1] += len(enemies) > movement._RING_FROM
