@@ -89,12 +89,10 @@ def _ally_domain(ctx: CondContext) -> Iterable[Fighter]:
         return (g for g in st.fighters if (ko_too or not g.down) and g.team == team)
     r = ctx.skill.range
     sq = me.square
+    if not ko_too:  # the living ones: the kept index (issue 18)
+        return (g for g in st.within(sq, r) if g.team == team)
     in_range = st.metric.in_range
-    near = None if ko_too else st.near(sq, r)  # the occupancy index (issue 18); KO ones are not in it
-    if near is not None and st.metric.box_is_range:  # the box is the range, all living
-        return (g for g in near if g.team == team)
-    return (g for g in (st.fighters if near is None else near)
-            if (ko_too or not g.down) and g.team == team and in_range(sq, g.square, r))
+    return (g for g in st.fighters if g.team == team and in_range(sq, g.square, r))
 
 
 def _on_subject(subject: str, test: Callable[[Fighter, CondContext], bool]) -> R.Condition:
@@ -122,18 +120,9 @@ def _count(side: str, scope: str, op: Callable[[int, int], bool], value: int) ->
         if r < 0:  # alive anywhere: the kept head counts (issue 18)
             n = sum(len(v) for t, v in st.standing_by_team.items() if (t != team) is enemies)
             return op(n, value)
-        in_range = st.metric.in_range
         n = 0
-        near = st.near(sq, r)  # the occupancy index (issue 18)
-        if near is not None and st.metric.box_is_range:  # the box is the range, all living
-            for g in near:
-                if (g.team != team) is enemies:
-                    n += 1
-            return op(n, value)
-        for g in st.fighters if near is None else near:
-            if g.down or (g.team != team) is not enemies:
-                continue
-            if r < 0 or in_range(sq, g.square, r):
+        for g in st.within(sq, r):  # the living ones in range (issue 18)
+            if (g.team != team) is enemies:
                 n += 1
         return op(n, value)
     return count

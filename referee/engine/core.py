@@ -10,17 +10,13 @@ the battle (the ``end`` mechanic, then R-GOAL-2).  Named apart from
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.mechanics.protocols import Mechanics
 from referee.engine.rng import Rng
-from referee.engine.state import BLACK, WHITE, BattleState, Fighter
+from referee.engine.state import BLACK, ROSTER_ORDER, WHITE, BattleState, Fighter
 from referee.ruleset import Ruleset
 
-
-_POS = attrgetter("pos")
 
 #: A damage event's cause -> the ``down`` event's cause when it took the last HP.
 _DOWN_CAUSE: dict[str, str] = {"skill": "hit", "counter": "hit"}
@@ -121,7 +117,7 @@ class Resolution:
         if not self._at_zero:
             return []
         # roster order (R-CHAR-2): the kept roster position; once each
-        fallen = sorted({f for f in self._at_zero if f.hp <= 0 and not f.down}, key=_POS)
+        fallen = sorted({f for f in self._at_zero if f.hp <= 0 and not f.down}, key=ROSTER_ORDER)
         self._at_zero.clear()
         for f in fallen:
             self.state.set_down(f, True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import attrgetter
 
 from referee.board import Square, square_name
 from referee.engine import events as E
@@ -14,7 +13,7 @@ from referee.engine.rng import choose
 from referee.catalog import Skill
 from referee.engine.clauses import Clause, Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
 from referee.plan.innate import innate_skill
-from referee.engine.state import Fighter, occupants_at
+from referee.engine.state import ROSTER_ORDER, Fighter, occupants_at
 
 
 @dataclass(slots=True)
@@ -108,10 +107,8 @@ def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report
     if not enemies:
         return _stay(b, f, "no_enemy", None, "R-MOVE-6", report_stay)
     r = reach(f)
-    near = st.near(f.square, r)  # the occupancy index (issue 18); None: scan the enemies
     team = f.team
-    if any(st.metric.in_range(f.square, e.square, r)
-           for e in (enemies if near is None else (g for g in near if g.team != team))):
+    if any(g.team != team for g in st.within(f.square, r)):
         return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
         return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", report_stay, last)
@@ -225,7 +222,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
                     measure(g)
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read
-            found.sort(key=_POS)
+            found.sort(key=ROSTER_ORDER)
             return found, best
         # The nearest is far (a big map): the Chebyshev bound of every enemy,
         # computed inline, orders the route measurements; they stop at the
@@ -246,7 +243,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
                 break
             measure(enemies[i])
         if found:
-            found.sort(key=_POS)
+            found.sort(key=ROSTER_ORDER)
             return found, best
     dist = [_dist(b, f, here, e.square) for e in enemies]
     nearest = min(dist)
@@ -257,7 +254,6 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
 #: cheap; it reads at most this many areas per enemy before scanning instead.
 _RING_FROM = 4
 _RING_AREAS = 4
-_POS = attrgetter("pos")
 
 
 def _dist(b: Resolution, mover: Fighter, a: Square, z: Square) -> int:

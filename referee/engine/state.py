@@ -229,8 +229,6 @@ class BattleState:
     occupants: dict[int, list[Fighter]] = field(default_factory=dict)
     #: Living characters by army, in roster order.
     standing_by_team: dict[str, list[Fighter]] = field(default_factory=dict)
-    #: Each character's roster position by name (the kept lists' order).
-    roster_pos: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
@@ -258,7 +256,7 @@ class BattleState:
             if there is None:
                 occ[new_key] = [f]
             else:
-                _insert(there, f, self.roster_pos)
+                _insert(there, f)
 
     def set_down(self, f: Fighter, down: bool) -> None:
         """Mark ``f`` down (R-CHAR-2) or up again (R-D20-KO-2, R-D20-END-2):
@@ -275,12 +273,11 @@ class BattleState:
             if not at:
                 del self.occupants[area_key(f.square)]
         else:
-            _insert(team, f, self.roster_pos)
-            _insert(self.occupants.setdefault(area_key(f.square), []), f, self.roster_pos)
+            _insert(team, f)
+            _insert(self.occupants.setdefault(area_key(f.square), []), f)
 
     def reindex(self) -> None:
         """Build the kept indexes from the fighters (battle start)."""
-        self.roster_pos = {f.name: i for i, f in enumerate(self.fighters)}
         for i, f in enumerate(self.fighters):
             f.pos = i
         self.occupants = {}
@@ -336,8 +333,22 @@ class BattleState:
                 at = get(row + file)
                 if at:
                     out += at
-        out.sort(key=_POS)
+        out.sort(key=ROSTER_ORDER)
         return out
+
+    def within(self, sq: Square, r: int) -> list[Fighter]:
+        """The living characters within range ``r`` of ``sq`` by the ruleset's
+        metric (R-RANGE-1), in roster order: the occupancy index's box
+        (:meth:`near`) when it is cheaper, with no ``in_range`` call when the
+        metric promises its range is that box (``box_is_range``); else the
+        army, each asked.  The one range scan of candidates, ``within``
+        counts, the ally domain and the approach's reach (issue 18)."""
+        near = self.near(sq, r)
+        metric = self.metric
+        if near is not None and metric.box_is_range:
+            return near
+        in_range = metric.in_range
+        return [g for g in (self.fighters if near is None else near) if not g.down and in_range(sq, g.square, r)]
 
     def ring(self, sq: Square, d: int) -> list[Fighter]:
         """Living characters at Chebyshev distance exactly ``d`` from ``sq``
@@ -429,14 +440,15 @@ def occupants_at(state: BattleState, sq: Square) -> list[Fighter]:
     return state.occupants.get(area_key(sq), [])
 
 
-_POS = attrgetter("pos")
+#: The sort key of roster order (R-RNG-1): a character's kept roster position.
+ROSTER_ORDER = attrgetter("pos")
 
 
-def _insert(group: list[Fighter], f: Fighter, pos: Mapping[str, int]) -> None:
+def _insert(group: list[Fighter], f: Fighter) -> None:
     """Insert ``f`` into ``group`` keeping roster order (R-RNG-1)."""
-    index = pos[f.name]
+    index = f.pos
     for i, g in enumerate(group):
-        if pos[g.name] > index:
+        if g.pos > index:
             group.insert(i, f)
             return
     group.append(f)

@@ -121,13 +121,7 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
         pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
     else:
-        near = st.near(here, r)  # the occupancy index (issue 18); None: scan the army
-        if near is not None and st.metric.box_is_range:  # the box is the range: living, in range
-            pool = [c for c in near if (c.team == team) is heals or (allies_too and c is not user)]
-        else:
-            pool = [c for c in (st.fighters if near is None else near)
-                    if not c.down and ((c.team == team) is heals or (allies_too and c is not user))
-                    and in_range(here, c.square, r)]
+        pool = [c for c in st.within(here, r) if (c.team == team) is heals or (allies_too and c is not user)]
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
