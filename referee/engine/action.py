@@ -191,10 +191,9 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
     frozen = f.freeze > 0
     attacked = False
 
-    def passed(entry: int, reason: str, line: int | None = None, detail: str = "", rule: str = "R-PLAN-3") -> None:
+    def passed(entry: int, reason: str, line: int | None = None, rule: str = "R-PLAN-3") -> None:
         if decisions:
-            b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[entry].id, entry=entry,
-                                 reason=reason, line=line, detail=detail, rule=rule))
+            skill_passed(b, f, entry, reason, line, rule)
 
     main_done = False
     for entry in order:
@@ -210,38 +209,22 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
         if offensive_uses is not None and offensive_uses <= 0 and is_offensive(skill):
             passed(entry, "offensive_limit", rule="R-SOUL-ACT-2")
             continue
-        if f.entry_bound(entry):
-            passed(entry, "bound", rule="R-ST-BIND")
-            continue
-        if frozen:
-            passed(entry, "frozen", rule="R-ST-FREEZE")
-            continue
-        if skill.is_maintain and f.is_maintaining(skill.id):
-            passed(entry, "already_maintained", rule="R-SK-2")
-            continue
-        gate = gate_blocking(b.state, f, skill, ignore_target_conditions=True)
-        if gate is not None:
-            passed(entry, "condition_false", line=gate.line, rule="R-PLAN-5")
+        barred = entry_barred(b, f, entry, skill, frozen)
+        if barred is not None:
+            passed(entry, *barred)
             continue
         assert f.active is not None
         base = plan_payment(f.panels[f.active], skill.cost)
+        if base is None:
+            passed(entry, "cost_unpayable", rule="R-PAN-3")
+            continue
         if skill.is_maintain:
-            held = release_clause(b.state, f, skill)
-            if held is not None:
-                passed(entry, "held_back", line=held.line, rule="R-TURN-4")
-                continue
-            if base is None:
-                passed(entry, "cost_unpayable", detail=_cost_kanji(skill) if decisions else "", rule="R-PAN-3")
-                continue
             start_maintain(b, f, entry, skill, base)
             if max_uses is not None:
                 max_uses -= 1
                 if max_uses <= 0:
                     _pass_rest(b, f, order, entry, spent)
                     break
-            continue
-        if base is None:
-            passed(entry, "cost_unpayable", detail=_cost_kanji(skill) if decisions else "", rule="R-PAN-3")
             continue
         if entry_hook is not None and entry_hook(b, f, entry, skill, base):
             attacked = True
@@ -281,8 +264,45 @@ def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: 
     if reason is None or not b.decisions:
         return
     for later in order[order.index(entry) + 1:]:
-        b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=f.skills[later].id, entry=later,
-                             reason=reason, line=None, detail="", rule="R-ORM-ACT-4"))
+        skill_passed(b, f, later, reason, None, "R-ORM-ACT-4")
+
+
+#: Why the walk passes an entry over: (reason, the deciding clause's line, rule).
+Barred = tuple[str, int | None, str]
+
+
+def entry_barred(b: Resolution, f: Fighter, entry: int, skill: Skill, frozen: bool) -> Barred | None:
+    """R-PLAN-3's tests of an active entry that need neither panels nor
+    targets, in the walk's order: bound (R-ST-BIND), frozen (R-ST-FREEZE), a
+    maintain already held (R-SK-2), a gate (R-PLAN-5), a maintain held back
+    by a release clause (R-TURN-4); None: none bars it.  One place for the
+    walk, d20pool's judged walk and orm's maintain phase.  ``frozen``: as
+    the caller found it (the walk, at its start)."""
+    if f.entry_bound(entry):
+        return "bound", None, "R-ST-BIND"
+    if frozen:
+        return "frozen", None, "R-ST-FREEZE"
+    if skill.is_maintain and f.is_maintaining(skill.id):
+        return "already_maintained", None, "R-SK-2"
+    gate = gate_blocking(b.state, f, skill, ignore_target_conditions=True)
+    if gate is not None:
+        return "condition_false", gate.line, "R-PLAN-5"
+    if skill.is_maintain:
+        held = release_clause(b.state, f, skill)
+        if held is not None:
+            return "held_back", held.line, "R-TURN-4"
+    return None
+
+
+def skill_passed(b: Resolution, f: Fighter, entry: int, reason: str, line: int | None = None,
+                 rule: str = "R-PLAN-3") -> None:
+    """R-PLAN-3's ``skill_passed`` for ``f``'s ``entry`` (an unpayable one
+    names its cost in kanji); a decision event: nothing in a lean resolution."""
+    if not b.decisions:
+        return
+    skill = f.skills[entry]
+    b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry, reason=reason, line=line,
+                         detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
 
 
 _COST_KANJI: dict[tuple[object, ...], str] = {}

@@ -20,7 +20,7 @@ from fractions import Fraction
 from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import WalkPolicy, _cost_kanji, begin_action, maintenance, walk, walk_order
+from referee.engine.action import WalkPolicy, begin_action, entry_barred, maintenance, skill_passed, walk, walk_order
 from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -32,7 +32,6 @@ from referee.engine.mechanics.protocols import Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import move_step
 from referee.engine.panels import plan_payment
-from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import candidates, pick
@@ -367,24 +366,12 @@ def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) ->
         skill = skills[entry]
         if skill.is_passive:
             passes.append((entry, "passive", None, "R-SK-2"))
-        elif f.entry_bound(entry):
-            passes.append((entry, "bound", None, "R-ST-BIND"))
-        elif frozen:
-            passes.append((entry, "frozen", None, "R-ST-FREEZE"))
-        elif skill.is_maintain and f.is_maintaining(skill.id):
-            passes.append((entry, "already_maintained", None, "R-SK-2"))
-        elif (gate := gate_blocking(st, f, skill, ignore_target_conditions=True)) is not None:
-            passes.append((entry, "condition_false", gate.line, "R-PLAN-5"))
-        elif skill.is_maintain:
-            held = release_clause(st, f, skill)
-            if held is not None:
-                passes.append((entry, "held_back", held.line, "R-TURN-4"))
-            elif plan_payment(panels, skill.cost) is None:
-                passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
-            else:
-                return None  # a maintain start
+        elif (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
+            passes.append((entry, *barred))
         elif plan_payment(panels, skill.cost) is None:
             passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
+        elif skill.is_maintain:
+            return None  # a maintain start
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
@@ -411,9 +398,7 @@ def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[P
     ctx.emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple(skills[i].id for i in order),
                           moved_by=tuple(lines)))
     for entry, reason, line, rule in passes:
-        skill = skills[entry]
-        ctx.emit(E.SkillPassed(turn=turn, actor=name, skill=skill.id, entry=entry, reason=reason, line=line,
-                               detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
+        skill_passed(ctx, f, entry, reason, line, rule)
 
 
 # ------------------------------------------------------------------ push and grapple

@@ -17,7 +17,8 @@ from referee.board import Square
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import WalkPolicy, _cost_kanji, maintenance, select_pattern, start_maintain, walk, walk_order
+from referee.engine.action import (WalkPolicy, entry_barred, maintenance, select_pattern, skill_passed, start_maintain,
+                                    walk, walk_order)
 from referee.engine.clauses import NeverFollowUp
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -26,7 +27,7 @@ from referee.engine.mechanics.protocols import Outcome
 from referee.engine.mechanics.tcgt import play_in_order
 from referee.engine.movement import pick_move, step_by
 from referee.engine.panels import plan_payment
-from referee.engine.planquery import gate_blocking, release_clause
+from referee.engine.planquery import gate_blocking
 from referee.engine.responses import resolve_target
 from referee.engine.state import Fighter, occupants_at
 from referee.engine.statuses import tick
@@ -187,11 +188,7 @@ class SimpleMain:
             if reason is None and n >= uses:
                 reason, rule = "no_use_left", "R-ORM-ACT-2"
             if reason is not None:
-                if not ctx.decisions:
-                    continue
-                ctx.emit(E.SkillPassed(turn=ctx.turn, actor=f.name, skill=skill.id, entry=entry, reason=reason,
-                                       line=line, detail=_cost_kanji(skill) if reason == "cost_unpayable" else "",
-                                       rule=rule))
+                skill_passed(ctx, f, entry, reason, line, rule)
                 continue
             assert f.active is not None
             base = plan_payment(f.panels[f.active], skill.cost)
@@ -204,18 +201,9 @@ class SimpleMain:
     @staticmethod
     def _maintain_pass(ctx: Resolution, f: Fighter, entry: int, skill: Skill) -> tuple[str | None, int | None, str]:
         """Why a maintain entry is passed (R-PLAN-3's skips), or None."""
-        if f.entry_bound(entry):
-            return "bound", None, "R-ST-BIND"
-        if f.freeze > 0:
-            return "frozen", None, "R-ST-FREEZE"
-        if f.is_maintaining(skill.id):
-            return "already_maintained", None, "R-SK-2"
-        gate = gate_blocking(ctx.state, f, skill, ignore_target_conditions=True)
-        if gate is not None:
-            return "condition_false", gate.line, "R-PLAN-5"
-        held = release_clause(ctx.state, f, skill)
-        if held is not None:
-            return "held_back", held.line, "R-TURN-4"
+        barred = entry_barred(ctx, f, entry, skill, f.freeze > 0)
+        if barred is not None:
+            return barred
         assert f.active is not None
         if plan_payment(f.panels[f.active], skill.cost) is None:
             return "cost_unpayable", None, "R-PAN-3"
