@@ -36,7 +36,7 @@ from referee.plan.ast import AttackObjectAt
 from referee.plan.check import plan_character_names
 from referee.ormfiles import check_pcs
 from referee.ruleset import Ruleset, load_ruleset
-from referee.sheet import CharacterSheet, parse_sheet_remembered, sheet_name
+from referee.sheet import CharacterSheet, parse_sheet, sheet_name
 from referee.textfile import decode_text
 from referee.terrain import Terrain, TerrainObject
 from referee.textcheck import name_problem
@@ -235,7 +235,7 @@ def load_battle(path: str | Path) -> tuple[Battle | None, list[Diagnostic]]:
 def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path, names: tuple[str, ...] | None = None,
                        real: str | None = None) -> tuple[CharacterSheet | None, list[Diagnostic]]:
     """:func:`load_sheet`, its check remembered per process by the sheet's
-    *content* (:func:`referee.sheet.parse_sheet_remembered`): the file is
+    *content* (:func:`referee.sheet.parse_sheet`, ``remember=True``): the file is
     read every time, never trusted by its modification time.
 
     ``names``: the battle's names, to check the plan's.  ``real``: the path
@@ -254,7 +254,7 @@ def _load_sheet_cached(path: Path, ruleset: Ruleset, root: Path, names: tuple[st
         text, diags = read_untrusted_text(path, root, shown=shown)
     if text is None:
         return None, diags
-    return parse_sheet_remembered(text, shown, ruleset, path.parent, root=root, known_characters=names)
+    return parse_sheet(text, shown, ruleset, path.parent, root=root, known_characters=names, remember=True)
 
 
 _PLAN_NAMES: dict[int, tuple[Any, frozenset[str]]] = {}

@@ -168,6 +168,8 @@ def parse_sheet(
     base_dir: str | Path = ".",
     root: str | Path | None = None,
     known_characters: Sequence[str] | None = None,
+    *,
+    remember: bool = False,
 ) -> tuple[CharacterSheet | None, list[Diagnostic]]:
     """Validate sheet text; never raises on bad input.
 
@@ -175,34 +177,19 @@ def parse_sheet(
     :param base_dir: folder a plan path is relative to.
     :param root: folder the plan file may not leave (default ``base_dir``).
     :param known_characters: the battle's names, to check the plan's (``None``: not checked).
+    :param remember: answer from (and fill) a per-process memo keyed by
+        *content*.  Why: a round's battles share sheets, a batch worker
+        resolves many battles, and a battle's sheets are read again to check
+        its plans' names.  The key is the text's sha256 and every other
+        argument (the ruleset by its digest, which covers its skills), never
+        a modification time.  A sheet whose check read another file (a plan
+        file, or a one-word plan that might name one) is not remembered: its
+        answer depends on more than its text.  Sheets and diagnostics are
+        frozen; each caller gets its own list.
     """
-    sheet, diags, _ = _parse_sheet(data_text, file, ruleset, base_dir, root, known_characters)
-    return sheet, diags
-
-
-#: :func:`parse_sheet_remembered`'s memo; bounded, cleared when full.
-_REMEMBERED: dict[tuple[Any, ...], tuple[CharacterSheet | None, tuple[Diagnostic, ...]]] = {}
-_REMEMBERED_MAX = 512
-
-
-def parse_sheet_remembered(
-    data_text: str,
-    file: str,
-    ruleset: Ruleset,
-    base_dir: str | Path = ".",
-    root: str | Path | None = None,
-    known_characters: Sequence[str] | None = None,
-) -> tuple[CharacterSheet | None, list[Diagnostic]]:
-    """:func:`parse_sheet`, remembered per process by *content*.
-
-    Why: a round's battles share sheets, a batch worker resolves many battles,
-    and a battle's sheets are read again to check its plans' names.  The key
-    is the text's sha256 and every other argument (the ruleset by its digest,
-    which covers its skills), never a modification time.  A sheet whose check
-    read another file (a plan file, or a one-word plan that might name one)
-    is not remembered: its answer depends on more than its text.  Sheets and
-    diagnostics are frozen; each caller gets its own list.
-    """
+    if not remember:
+        sheet, diags, _ = _parse_sheet(data_text, file, ruleset, base_dir, root, known_characters)
+        return sheet, diags
     key = (hashlib.sha256(data_text.encode("utf-8", "surrogatepass")).digest(), file, ruleset.digest,
            str(base_dir), None if root is None else str(root),
            None if known_characters is None else tuple(known_characters))
@@ -215,6 +202,11 @@ def parse_sheet_remembered(
             _REMEMBERED.clear()
         _REMEMBERED[key] = (sheet, tuple(diags))
     return sheet, diags
+
+
+#: :func:`parse_sheet`'s memo (``remember=True``); bounded, cleared when full.
+_REMEMBERED: dict[tuple[Any, ...], tuple[CharacterSheet | None, tuple[Diagnostic, ...]]] = {}
+_REMEMBERED_MAX = 512
 
 
 def _parse_sheet(
@@ -724,6 +716,5 @@ __all__ = [
     "load_sheet",
     "never_active_patterns",
     "parse_sheet",
-    "parse_sheet_remembered",
     "sheet_summary",
 ]

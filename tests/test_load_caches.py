@@ -20,7 +20,7 @@ import pytest
 from referee.battlefile import load_battle
 from referee.confine import confine, resolve_below
 from referee.ruleset import load_ruleset
-from referee.sheet import parse_sheet, parse_sheet_remembered
+from referee.sheet import parse_sheet
 
 SHEET = """name: {name}
 abilities: {{body: 3, reflex: 3, intellect: 3}}
@@ -63,10 +63,10 @@ def test_a_sheet_with_a_plan_file_is_read_afresh(tmp_path: Path) -> None:
     ruleset = load_ruleset()
     (tmp_path / "k.plan").write_text("target lowest hp\n", "utf-8")
     text = SHEET.format(name="Kagura") + "plan: k.plan\n"
-    sheet, diags = parse_sheet_remembered(text, str(tmp_path / "k.yaml"), ruleset, tmp_path)
+    sheet, diags = parse_sheet(text, str(tmp_path / "k.yaml"), ruleset, tmp_path, remember=True)
     assert sheet is not None and sheet.plan_text == "target lowest hp\n", diags
     (tmp_path / "k.plan").write_text("never target lowest hp\n", "utf-8")
-    sheet, diags = parse_sheet_remembered(text, str(tmp_path / "k.yaml"), ruleset, tmp_path)
+    sheet, diags = parse_sheet(text, str(tmp_path / "k.yaml"), ruleset, tmp_path, remember=True)
     assert sheet is not None and sheet.plan_text == "never target lowest hp\n", diags
 
 
@@ -75,13 +75,13 @@ def test_remembered_answers_equal_fresh_ones_and_do_not_share_lists(tmp_path: Pa
     for text in (SHEET.format(name="A"), SHEET.format(name="A").replace("rest", "resst"),
                  SHEET.format(name="A") + "plan: |\n  target nobody\n"):
         fresh = parse_sheet(text, "a.yaml", ruleset, tmp_path)
-        first = parse_sheet_remembered(text, "a.yaml", ruleset, tmp_path)
+        first = parse_sheet(text, "a.yaml", ruleset, tmp_path, remember=True)
         first[1].append("spoilt")  # type: ignore[arg-type]
-        again = parse_sheet_remembered(text, "a.yaml", ruleset, tmp_path)
+        again = parse_sheet(text, "a.yaml", ruleset, tmp_path, remember=True)
         assert again == fresh
     # the file name is part of the key: diagnostics name their own file
     bad = SHEET.format(name="A").replace("rest", "resst")
-    assert {d.file for d in parse_sheet_remembered(bad, "b.yaml", ruleset, tmp_path)[1]} == {"b.yaml"}
+    assert {d.file for d in parse_sheet(bad, "b.yaml", ruleset, tmp_path, remember=True)[1]} == {"b.yaml"}
 
 
 def test_resolve_below_answers_only_plain_paths(tmp_path: Path) -> None:

@@ -185,7 +185,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
 
     When the movement mechanic promises no route is shorter than the
     Chebyshev distance (``routes_at_least_chebyshev``), the enemies are read
-    ring by ring around ``f`` from the occupancy index, and the search stops
+    ring by ring around ``here`` from the occupancy index, and the search stops
     once a ring lies beyond the best route found: an enemy there cannot be
     nearer, nor tied.  So the cost follows how far the nearest enemy is, not
     the army's size (issue 18); when it is far (more areas than
