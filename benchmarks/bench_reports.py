@@ -13,6 +13,10 @@ repeatable to the instruction, so the figure to quote when other jobs share
 the machine): one rendering of each battle per format after a warm-up,
 printed as millions of instructions per battle.
 
+``--lean`` resolves the battles without their decision events, as
+``bench_batch.py``'s round does for its text and lean json (the figure that
+round pays); by default they carry them (a json report with decisions).
+
 ``--baseline SRC`` runs the same measurement with the renderers of another
 checkout (``SRC`` is its root, e.g. ``/work/main``) in a child process (the
 CPU figures: the two alternating ``--rounds`` times, best kept) and prints
@@ -21,7 +25,7 @@ own engine (same inputs, same seeds), so the two measure the same battles as
 long as the engines agree.
 
     python benchmarks/bench_reports.py [--battles 30] [--repeat 3] [--formats text,md,html,json]
-                                       [--explain] [--full] [--lang en] [--instructions]
+                                       [--explain] [--full] [--lang en] [--lean] [--instructions]
                                        [--baseline /work/main] [--rounds 2]
 """
 
@@ -43,8 +47,10 @@ ROOT = HERE.parents[1]
 
 
 @functools.lru_cache(maxsize=None)
-def _reports(battles: int, seed: int) -> list[Any]:
-    """``battles`` resolved random 8v8 reports (``bench_batch.py``'s round)."""
+def _reports(battles: int, seed: int, lean: bool = False) -> list[Any]:
+    """``battles`` resolved random 8v8 reports (``bench_batch.py``'s round);
+    ``lean``: without the decision events, as a round resolves them for its
+    text and lean json (``needs_decisions``)."""
     sys.path.insert(0, str(HERE.parent))
     from bench_batch import write_random_round  # type: ignore[import-not-found]
 
@@ -59,16 +65,17 @@ def _reports(battles: int, seed: int) -> list[Any]:
             battle, _diags = load_battle(path)
             assert battle is not None, path
             out.append(resolve_inputs(battle_inputs(battle), battle.ruleset,
-                                      battle.seed if battle.seed is not None else 0, "file"))
+                                      battle.seed if battle.seed is not None else 0, "file",
+                                      decisions=not lean))
     return out
 
 
 def measure(battles: int, repeat: int, formats: list[str], lang: str, explain: bool, full: bool,
-            seed: int = 2007) -> dict[str, Any]:
+            seed: int = 2007, lean: bool = False) -> dict[str, Any]:
     """``{"ms": {format: mean CPU ms per battle}, "events": mean events}``."""
     from referee.report import render
 
-    reports = _reports(battles, seed)
+    reports = _reports(battles, seed, lean)
     for fmt in formats:  # imports, generated writers and caches out of the figures
         render(reports[0], fmt, lang, explain=explain, full=full)
     clock = time.process_time
@@ -116,7 +123,7 @@ def count(src: Path, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         pickled = str(Path(tmp) / "reports.pickle")
         with open(pickled, "wb") as fh:
-            pickle.dump(_reports(args.battles, 2007), fh)
+            pickle.dump(_reports(args.battles, 2007, args.lean), fh)
         code = ("import sys; sys.path.insert(0, {src!r}); sys.path.insert(1, {bench!r});"
                 "import bench_reports as b; b.count_child({pickled!r}, {formats!r}, {lang!r}, {explain}, {full})").format(
             src=str(src), bench=str(HERE.parent), pickled=pickled, formats=formats, lang=args.lang,
@@ -137,9 +144,9 @@ def _child(src: Path, args: argparse.Namespace) -> dict[str, Any]:
     """The same measurement run by ``src``'s code in a fresh process."""
     code = ("import json, sys; sys.path.insert(0, {src!r}); sys.path.insert(1, {bench!r});"
             "import bench_reports as b;"
-            "print(json.dumps(b.measure({battles}, {repeat}, {formats!r}, {lang!r}, {explain}, {full})))").format(
+            "print(json.dumps(b.measure({battles}, {repeat}, {formats!r}, {lang!r}, {explain}, {full}, lean={lean})))").format(
         src=str(src), bench=str(HERE.parent), battles=args.battles, repeat=args.repeat,
-        formats=args.formats.split(","), lang=args.lang, explain=args.explain, full=args.full)
+        formats=args.formats.split(","), lang=args.lang, explain=args.explain, full=args.full, lean=args.lean)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=src, check=True)
     result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
@@ -153,12 +160,17 @@ def main() -> int:
     parser.add_argument("--lang", default="en", choices=("en", "ja"))
     parser.add_argument("--explain", action="store_true")
     parser.add_argument("--full", action="store_true")
+    parser.add_argument("--lean", action="store_true",
+                        help="battles resolved without decision events, as bench_batch.py's round (text + lean json)")
     parser.add_argument("--baseline", type=Path, help="root of another checkout to compare with (before)")
     parser.add_argument("--rounds", type=int, default=2, help="with --baseline: alternations; the best counts")
     parser.add_argument("--instructions", action="store_true", help="callgrind instruction counts (valgrind)")
     args = parser.parse_args()
     formats = args.formats.split(",")
-    mode = f"lang {args.lang}" + (" --explain" if args.explain else "") + (" --full" if args.full else "")
+    if args.lean and args.explain:
+        parser.error("--explain writes the decision events, which --lean leaves out")
+    mode = (f"lang {args.lang}" + (" --explain" if args.explain else "") + (" --full" if args.full else "")
+            + (" --lean" if args.lean else ""))
     sys.path.insert(0, str(ROOT))
     if args.instructions:
         after_i = count(ROOT, args)["minstr"]
@@ -173,7 +185,7 @@ def main() -> int:
                 print(f"  {fmt:<6} {after_i[fmt]:8.1f} M")
         return 0
     if args.baseline is None:
-        got = measure(args.battles, args.repeat, formats, args.lang, args.explain, args.full)
+        got = measure(args.battles, args.repeat, formats, args.lang, args.explain, args.full, lean=args.lean)
         print(f"{got['battles']} random 8v8 battles, {got['events']:.0f} events each, {mode}; "
               f"CPU per battle (process_time, best of {args.repeat} per battle, mean over battles):")
         for fmt in formats:

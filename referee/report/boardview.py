@@ -139,6 +139,17 @@ class BoardView:
         elif kind == "object_destroyed":
             self.objects.discard(_xy(square_text(event.square)))
 
+    def copy(self) -> BoardView:
+        """The view as it stands, kept while this one goes on: the pieces are
+        frozen, so copying the dict that holds them (and the mutable object
+        set) is enough (issue 18: the written report draws its boards from
+        the story pass's copies instead of applying every event again)."""
+        new = object.__new__(BoardView)
+        new.__dict__.update(self.__dict__)
+        new.pieces = dict(self.pieces)
+        new.objects = set(self.objects)
+        return new
+
     def snapshot(self) -> dict[str, Any]:
         """JSON-ready state (the HTML replay stores one per step)."""
         return {

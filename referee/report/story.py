@@ -128,6 +128,20 @@ class Story:
     lead_changes: tuple[LeadChange, ...]
     folds: tuple[Fold, ...]
     final_view: BoardView = field(compare=False)
+    #: The board as the first turn and each turn after a narrowing began
+    #: (before its ``turn_start``), and as the battle ended (at its
+    #: ``battle_end``): the written report draws its start, narrowing and
+    #: end boards from these instead of rebuilding the view event by event a
+    #: second time (issue 18).
+    turn_views: dict[int, BoardView] = field(default_factory=dict, compare=False)
+    end_view: BoardView | None = field(default=None, compare=False)
+
+    def view_before(self, turn: int | None) -> BoardView:
+        """The board as turn ``turn`` began (the first turn, or one after a
+        narrowing: the boards a report draws); None: as the battle ended."""
+        if turn is None:
+            return self.end_view if self.end_view is not None else self.final_view
+        return self.turn_views[turn]
 
     def fold_starting(self, turn: int) -> Fold | None:
         """The fold that begins at ``turn``, if any."""
@@ -213,6 +227,9 @@ def read_story(report: Report) -> Story:
     current = turns[0]
     stage: NarrowingStage | None = None
     leader: str | None = None
+    turn_views: dict[int, BoardView] = {}
+    end_view: BoardView | None = None
+    narrowed = False  # a narrowing since the last turn_start: the next turn's board is drawn
 
     def close_turn() -> None:
         nonlocal leader, stage
@@ -235,8 +252,12 @@ def read_story(report: Report) -> Story:
             close_turn()
             current = _Turn(e.turn)
             turns.append(current)
+            if narrowed or not turn_views:
+                turn_views[e.turn] = view.copy()
+                narrowed = False
         elif kind == "battle_end":
             close_turn()
+            end_view = view.copy()
         if kind in _BREAKERS or (kind == "knockback" and e.from_square != e.to_square):
             current.broke = True
         if kind == "damage":
@@ -257,6 +278,7 @@ def read_story(report: Report) -> Story:
             knockouts.append(Knockout(e.turn, e.target, square_text(e.square), e.cause, by, skill))
         elif kind == "narrowing":
             stage = NarrowingStage(e.turn, e.stage, e.kept, 0, 0)
+            narrowed = True
         elif kind == "pushed" and stage is not None:
             stage = replace(stage, pushed=stage.pushed + 1)
         if kind not in QUIET_TYPES:  # the calls only for events that change something (issue 18)
@@ -264,7 +286,7 @@ def read_story(report: Report) -> Story:
         if kind in _BOOK_TYPES:
             book.apply(e)
     return Story(tuple(knockouts), _biggest(hits), tuple(narrowings),
-                 tuple(leads), tuple(_folds(turns)), view)
+                 tuple(leads), tuple(_folds(turns)), view, turn_views, end_view)
 
 
 def _biggest(hits: list[Hit]) -> tuple[Hit, ...]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.events import EXTEND_MAX
-from referee.report.boardview import QUIET_TYPES, BoardView, board_picture, square_text
+from referee.report.boardview import BoardView, board_picture, square_text
 from referee.report.markup import Markup
 from referee.report.messages import MESSAGES, message, skill_label, team_label, word
 from referee.report.record import Report
@@ -67,7 +67,11 @@ class WrittenReport(EventVisitor):
         self.full = full or explain
         self.names = report.inputs.get("skill_names", {})
         self.max_hp = {c["name"]: int(c["max_hp"]) for c in report.characters()}
+        #: The board before any event; the boards of the log are the story
+        #: pass's copies (:meth:`Story.view_before`), this one only stands in
+        #: for them when a subclass drives the handlers without :meth:`render`.
         self.view = BoardView(report.inputs)
+        self._story: Story | None = None
         self.lines: list[str] = []
         self._last_kind = ""
         self._depth = 0
@@ -130,11 +134,16 @@ class WrittenReport(EventVisitor):
             self._section = key
             self._heading(word(self.lang, key))
 
-    def _board(self, heading: str) -> None:
+    def _board(self, heading: str, view: BoardView) -> None:
         self._heading(heading)
         # the compact log's boards after the start name each piece on one line
         legend: bool | str = True if self.full or not self._start_board_done else "short"
-        self._block("pre", self.markup.board(board_picture(self.view, self.lang, legend=legend)))
+        self._block("pre", self.markup.board(board_picture(view, self.lang, legend=legend)))
+
+    def _view_before(self, turn: int | None) -> BoardView:
+        """The board as turn ``turn`` begins (None: as the battle ends), from
+        the story pass, which has already walked every event (issue 18)."""
+        return self.view if self._story is None else self._story.view_before(turn)
 
     def _open_turn(self, title: str) -> None:
         self._close_turn()
@@ -166,18 +175,46 @@ class WrittenReport(EventVisitor):
     # -- the whole report -----------------------------------------------------
 
     def render(self) -> str:
-        story = read_story(self.report)
+        story = self._story = read_story(self.report)
         self._header()
         self._summary(story)
         self._armies()
+        if self.full:
+            self._full_log()
+        else:
+            self._compact_log(story)
+        return "\n".join(self.lines).rstrip("\n") + "\n"
+
+    def _full_log(self) -> None:
+        """Every event to its handler (``--full``, ``--explain``); without
+        ``--explain`` the decision events, which say nothing, skipped before
+        any call (issue 18, item 4)."""
         handlers = self.bound_handlers()
-        apply = self.view.apply
-        skip_details = not self.full
-        folded = story.folded_turns if skip_details else frozenset()
-        # Events that neither write a sentence here nor change the board:
-        # skipped before any call (issue 18, item 4).
-        silent = (DETAIL_TYPES if skip_details else frozenset()) | (frozenset() if self.explain else EXPLAIN_ONLY_TYPES)
-        silent &= QUIET_TYPES
+        fallback = self.on_unhandled
+        silent = frozenset() if self.explain else EXPLAIN_ONLY_TYPES
+        for event in self.report.events:
+            kind = event.TYPE
+            if kind in silent:
+                continue
+            self._kind = kind
+            handlers.get(kind, fallback)(event)
+
+    def _compact_log(self, story: Story) -> None:
+        """The compact log: the same handlers, with three shortcuts taken in
+        the loop (issue 18), none of which changes a line:
+
+        - the dice and spent panels (:data:`DETAIL_TYPES`) and the decision
+          events are skipped before any call;
+        - the events of a folded turn are not read at all: the fold's line
+          stands for them and the boards come from the story pass;
+        - an action is only opened (``on_action_start``) when an event inside
+          it reaches a handler: most actions of a battle say nothing, and one
+          that does not ends as it began, with ``_depth`` back at 0."""
+        handlers = self.bound_handlers()
+        fallback = self.on_unhandled
+        silent = DETAIL_TYPES | EXPLAIN_ONLY_TYPES
+        folded = story.folded_turns
+        pending: Any = None  # the action_start of an action that has said nothing yet
         for event in self.report.events:
             kind = event.TYPE
             if kind in silent:
@@ -187,14 +224,19 @@ class WrittenReport(EventVisitor):
                     fold = story.fold_starting(event.turn)
                     if fold is not None:
                         self._fold(fold)
-                apply(event)
                 continue
-            if not (skip_details and kind in DETAIL_TYPES):
-                self._kind = kind
-                handlers.get(kind, self.on_unhandled)(event)
-            if kind not in QUIET_TYPES:
-                apply(event)
-        return "\n".join(self.lines).rstrip("\n") + "\n"
+            if kind == "action_start" and self._action is None:
+                pending = event
+                continue
+            if pending is not None:
+                if kind == "action_end":
+                    pending = None
+                    self._depth = 0
+                    continue
+                self._action, self._sentences, self._depth = pending, [], 1
+                pending = None
+            self._kind = kind
+            handlers.get(kind, fallback)(event)
 
     def _header(self) -> None:
         r = self.report
@@ -274,7 +316,7 @@ class WrittenReport(EventVisitor):
     def _fold(self, fold: Any) -> None:
         """One line for a run of repeated turns (:mod:`referee.report.story`)."""
         self._close_turn()
-        self._flush_boards()
+        self._flush_boards(fold.first)
         self._section_once("section.turns")
         key = "fold.quiet" if fold.quiet else "fold.repeat"
         self._item(self._m(key, first=fold.first, last=fold.last, turns=fold.turns, skills=fold.skills_used,
@@ -342,13 +384,15 @@ class WrittenReport(EventVisitor):
         mechanics = rules.get("mechanics") or {}
         self._item(self._m("rules.mechanics", mechanics=self._list(f"{slot} {kind}" for slot, kind in mechanics.items())), 0)
 
-    def _flush_boards(self, final: bool = False) -> None:
+    def _flush_boards(self, turn: int | None) -> None:
+        """The start board, and the board after a narrowing, as turn ``turn``
+        begins (None: as the battle ends)."""
         if not self._start_board_done:
             self._start_board_done = True
-            self._board(word(self.lang, "section.start_board"))
+            self._board(word(self.lang, "section.start_board"), self._view_before(turn))
         if self._narrowed_turn is not None:
-            turn, self._narrowed_turn = self._narrowed_turn, None
-            self._board(self._m("narrowing.board", turn=turn))
+            narrowed, self._narrowed_turn = self._narrowed_turn, None
+            self._board(self._m("narrowing.board", turn=narrowed), self._view_before(turn))
             self._section = ""  # the compact log's "Turn by turn" heading again after the board
 
     # -- setup -----------------------------------------------------------------
@@ -382,7 +426,7 @@ class WrittenReport(EventVisitor):
 
     def on_turn_start(self, e: Any) -> None:
         self._close_turn()
-        self._flush_boards()
+        self._flush_boards(e.turn)
         if self.full:
             self._section = ""
         else:
@@ -640,9 +684,8 @@ class WrittenReport(EventVisitor):
     # -- the end ---------------------------------------------------------------------
 
     def on_battle_end(self, e: Any) -> None:
-        self.view.apply(e)
         self._close_turn()
-        self._flush_boards()
+        self._flush_boards(None)
         self._heading(word(self.lang, "section.result"))
         self._para(result_sentence(self.lang, e.result, self.report.inputs.get("rules", {}).get("goal")))
         if self._tuning is not None:  # d20pool (variant-d20.md)
