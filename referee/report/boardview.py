@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from referee.board import file_name, parse_square, square_name
-from referee.diagnostics import display_width
+from referee.report.markup import text_width
 from referee.report.messages import message, team_label, word
 
 __all__ = ["Piece", "BoardView", "BoardPicture", "board_picture", "draw_board", "file_letters", "square_text", "pad",
@@ -41,7 +41,7 @@ def _xy(text: str) -> tuple[int, int]:
 
 def pad(text: str, width: int) -> str:
     """``text`` padded with spaces to ``width`` terminal cells."""
-    return text + " " * max(0, width - display_width(text))
+    return text + " " * max(0, width - text_width(text))
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,17 @@ class BoardView:
             fields.update(changes)
             self.pieces[name] = new
 
+    def set_hp(self, name: str, hp: int) -> None:
+        """``name``'s HP now ``hp`` (a ``damage`` or ``heal``): :meth:`_set`
+        without its keyword dict, for the most common change (issue 18)."""
+        old = self.pieces.get(name)
+        if old is not None:
+            new = object.__new__(Piece)
+            fields = new.__dict__
+            fields.update(old.__dict__)
+            fields["hp"] = hp
+            self.pieces[name] = new
+
     def apply(self, event: Any) -> None:
         """Update the view for one event (other types change nothing)."""
         kind = event.TYPE
@@ -123,7 +134,7 @@ class BoardView:
         elif kind in ("knockback", "pushed"):
             self._set(event.target, square=square_text(event.to_square))
         elif kind in ("damage", "heal"):
-            self._set(event.target, hp=event.hp_after)
+            self.set_hp(event.target, event.hp_after)
         elif kind == "down":
             self._set(event.target, down=True)
         elif kind == "narrowing":
@@ -268,8 +279,8 @@ def _legend_lines(view: BoardView, lang: str, *, short: bool = False) -> list[st
             message(lang, "legend.short.down" if p.down else "legend.short", symbol=p.symbol, name=p.name,
                     hp=p.hp, max_hp=p.max_hp) for p in view.pieces.values())]
     lines = [word(lang, "legend.title") + ":"]
-    name_w = max((display_width(p.name) for p in view.pieces.values()), default=0)
-    team_w = max((display_width(team_label(lang, p.team)) for p in view.pieces.values()), default=0)
+    name_w = max((text_width(p.name) for p in view.pieces.values()), default=0)
+    team_w = max((text_width(team_label(lang, p.team)) for p in view.pieces.values()), default=0)
     hp_w = max((len(str(p.max_hp)) for p in view.pieces.values()), default=1)
     symbol_w = max((len(p.symbol) for p in view.pieces.values()), default=2)
     for p in view.pieces.values():

@@ -22,18 +22,31 @@ from referee.textcheck import shown_escaped
 if TYPE_CHECKING:
     from referee.report.boardview import BoardPicture
 
-__all__ = ["Markup", "TextMarkup", "MarkdownMarkup", "one_line", "markdown_escape", "fence_for"]
+__all__ = ["Markup", "TextMarkup", "MarkdownMarkup", "one_line", "markdown_escape", "fence_for", "text_width"]
 
 
 
 def one_line(text: str) -> str:
     """``text`` with every control, line-separator and bidi-override
-    character shown as ``\\uXXXX``: one line, read as written."""
-    return shown_escaped(text)
+    character shown as ``\\uXXXX``: one line, read as written.
+
+    Printable text is returned at once: every character
+    :func:`~referee.textcheck.shown_escaped` escapes (a control, a surrogate,
+    a bidi control -- all category C -- or a line or paragraph separator,
+    category Z) is one ``str.isprintable`` refuses, and a report runs this
+    on every line (issue 18)."""
+    return text if text.isprintable() else shown_escaped(text)
+
+
+def text_width(text: str) -> int:
+    """:func:`~referee.diagnostics.display_width`, with ASCII text (no
+    full-width character) answered by its length: most names, every board
+    row and most table cells of an English report (issue 18)."""
+    return len(text) if text.isascii() else display_width(text)
 
 
 def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - display_width(text))
+    return text + " " * max(0, width - text_width(text))
 
 
 class Markup:
@@ -80,11 +93,11 @@ class TextMarkup(Markup):
 
     def title(self, text: str) -> list[str]:
         text = one_line(text)
-        return [text, "=" * display_width(text)]
+        return [text, "=" * text_width(text)]
 
     def heading(self, text: str) -> list[str]:
         text = one_line(text)
-        return [text, "-" * display_width(text)]
+        return [text, "-" * text_width(text)]
 
     def pre(self, lines: list[str]) -> list[str]:
         return [("    " + one_line(line)).rstrip() for line in lines]
@@ -92,7 +105,7 @@ class TextMarkup(Markup):
     def table(self, header: list[str], rows: list[list[str]]) -> list[str]:
         header = [one_line(c) for c in header]
         rows = [[one_line(c) for c in r] for r in rows]
-        widths = [max(display_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        widths = [max(text_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
         out = ["  ".join(_pad(c, w) for c, w in zip(header, widths)).rstrip()]
         out.append("  ".join("-" * w for w in widths))
         out.extend("  ".join(_pad(c, w) for c, w in zip(r, widths)).rstrip() for r in rows)

@@ -219,7 +219,9 @@ def read_story(report: Report) -> Story:
     view = BoardView(report.inputs)
     book = _StatusBook()
     knockouts: list[Knockout] = []
-    hits: list[Hit] = []
+    #: (-amount, order, turn, target, cause, actor, skill) of every hit: plain
+    #: tuples, sorted as they are; :func:`_biggest` makes the few Hits shown
+    hits: list[tuple[Any, ...]] = []
     narrowings: list[NarrowingStage] = []
     leads: list[LeadChange] = []
     turns: list[_Turn] = [_Turn(0)]
@@ -244,9 +246,32 @@ def read_story(report: Report) -> Story:
             narrowings.append(stage)
             stage = None
 
+    set_hp = view.set_hp
     for order, e in enumerate(report.events):
         kind = e.TYPE
         if kind in _UNTOLD:  # most events (issue 18)
+            continue
+        # The commonest kinds first, each done in full (issue 18): not one is
+        # a breaker or in the status book; skill_used, turn_start and
+        # battle_end do not touch the view (QUIET_TYPES).
+        if kind == "skill_used":
+            current.skills_used += 1
+            continue
+        if kind == "damage":
+            amount = e.amount
+            current.hits += 1
+            current.damage += amount
+            last_source[e.target] = (e.actor, e.skill)
+            if amount > 0 and e.cause != "narrowing":
+                hits.append((-amount, order, e.turn, e.target, e.cause, e.actor, e.skill))
+            if stage is not None and e.cause == "narrowing":
+                stage = replace(stage, damage=stage.damage + amount)
+            set_hp(e.target, e.hp_after)
+            continue
+        if kind == "heal":
+            current.heals += 1
+            current.healed += e.amount
+            set_hp(e.target, e.hp_after)
             continue
         if kind == "turn_start":
             close_turn()
@@ -255,25 +280,14 @@ def read_story(report: Report) -> Story:
             if narrowed or not turn_views:
                 turn_views[e.turn] = view.copy()
                 narrowed = False
-        elif kind == "battle_end":
+            continue
+        if kind == "battle_end":
             close_turn()
             end_view = view.copy()
+            continue
         if kind in _BREAKERS or (kind == "knockback" and e.from_square != e.to_square):
             current.broke = True
-        if kind == "damage":
-            current.hits += 1
-            current.damage += e.amount
-            last_source[e.target] = (e.actor, e.skill)
-            if e.amount > 0 and e.cause != "narrowing":
-                hits.append(Hit((e.turn,), e.target, e.amount, e.cause, e.actor, e.skill, order))
-            if stage is not None and e.cause == "narrowing":
-                stage = replace(stage, damage=stage.damage + e.amount)
-        elif kind == "heal":
-            current.heals += 1
-            current.healed += e.amount
-        elif kind == "skill_used":
-            current.skills_used += 1
-        elif kind == "down":
+        if kind == "down":
             by, skill = last_source.get(e.target, (None, None))
             knockouts.append(Knockout(e.turn, e.target, square_text(e.square), e.cause, by, skill))
         elif kind == "narrowing":
@@ -289,18 +303,21 @@ def read_story(report: Report) -> Story:
                  tuple(leads), tuple(_folds(turns)), view, turn_views, end_view)
 
 
-def _biggest(hits: list[Hit]) -> tuple[Hit, ...]:
-    """The :data:`MAX_HITS` hardest blows, identical ones merged, in battle order."""
-    groups: dict[tuple[Any, ...], Hit] = {}
-    for hit in sorted(hits, key=lambda h: (-h.amount, h.order)):
-        key = (hit.actor, hit.skill, hit.target, hit.amount, hit.cause)
-        if key in groups:
-            first = groups[key]
-            groups[key] = Hit(first.turns + hit.turns, first.target, first.amount, first.cause, first.actor,
-                              first.skill, first.order)
+def _biggest(hits: list[tuple[Any, ...]]) -> tuple[Hit, ...]:
+    """The :data:`MAX_HITS` hardest blows, identical ones merged, in battle order.
+
+    ``hits``: ``(-amount, order, turn, target, cause, actor, skill)`` per hit,
+    hardest first once sorted (``order`` is unique, so the sort never looks
+    further); a Hit is made only for the blows shown (issue 18)."""
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    for minus, order, turn, target, cause, actor, skill in sorted(hits):
+        key = (actor, skill, target, -minus, cause)
+        group = groups.get(key)
+        if group is not None:
+            group[0].append(turn)
         elif len(groups) < MAX_HITS:
-            groups[key] = hit
-    return tuple(sorted(groups.values(), key=lambda h: h.order))
+            groups[key] = [[turn], target, -minus, cause, actor, skill, order]
+    return tuple(sorted((Hit(tuple(g[0]), *g[1:]) for g in groups.values()), key=lambda h: h.order))
 
 
 def _folds(turns: list[_Turn]) -> Iterable[Fold]:

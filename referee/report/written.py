@@ -66,6 +66,10 @@ class WrittenReport(EventVisitor):
         self.explain = explain
         self.full = full or explain
         self.names = report.inputs.get("skill_names", {})
+        #: skill id -> its label in ``lang``: a battle names the same few
+        #: skills hundreds of times (issue 18)
+        self._skill_labels: dict[str, str] = {}
+        self._sep = self._messages["compact.sep"]
         self.max_hp = {c["name"]: int(c["max_hp"]) for c in report.characters()}
         #: The board before any event; the boards of the log are the story
         #: pass's copies (:meth:`Story.view_before`), this one only stands in
@@ -104,7 +108,7 @@ class WrittenReport(EventVisitor):
     def _m(self, key: str, **fields: Any) -> str:
         """:func:`~referee.report.messages.message` in this report's language,
         its table looked up once (issue 18: thousands of sentences a report)."""
-        return self._messages[key].format(**fields)
+        return self._messages[key].format_map(fields)
 
     def _item(self, text: str, depth: int | None = None) -> None:
         if self._action is not None and not self.full:
@@ -166,7 +170,12 @@ class WrittenReport(EventVisitor):
                 self._block("turn_end", closing)
 
     def _skill(self, skill_id: str | None) -> str:
-        return skill_label(self.lang, skill_id, self.names) if skill_id else "-"
+        if not skill_id:
+            return "-"
+        label = self._skill_labels.get(skill_id)
+        if label is None:
+            label = self._skill_labels[skill_id] = skill_label(self.lang, skill_id, self.names)
+        return label
 
     def _list(self, names: Any) -> str:
         items = [str(n) for n in names]
@@ -461,13 +470,13 @@ class WrittenReport(EventVisitor):
         elif sentences:
             self._flush_moves()
             self._item(self._m("compact.action", action=self._action_heading(start),
-                               sentences=word(self.lang, "compact.sep").join(sentences)), 1)
+                               sentences=self._sep.join(sentences)), 1)
 
     def _flush_moves(self) -> None:
         """Consecutive actions that only moved, as one line of the compact log."""
         if self._moves:
             moves, self._moves = self._moves, []
-            self._item(word(self.lang, "compact.sep").join(moves), 1)
+            self._item(self._sep.join(moves), 1)
 
     def on_pattern_selected(self, e: Any) -> None:
         if e.switched and e.reason != "first":
