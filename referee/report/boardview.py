@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.board import file_name, parse_square, square_name
+from referee.board import MAX_SIDE, Square, file_name, parse_square, square_name
 from referee.report.markup import text_width
 from referee.report.messages import message, team_label, word
 
@@ -25,8 +25,20 @@ __all__ = ["Piece", "BoardView", "BoardPicture", "board_picture", "draw_board", 
 file_letters = file_name
 
 
+#: ``{file: {rank: "c3"}}`` for every square of the largest map: a report
+#: names a square a few hundred times (issue 18).  A square off it misses and
+#: goes to square_name, which raises as before.
+_SQUARE_NAMES: dict[int, dict[int, str]] = {
+    f: {r: square_name(Square(f, r)) for r in range(MAX_SIDE)} for f in range(MAX_SIDE)}
+
+
 def square_text(square: Any) -> str:
     """A square (``referee.board.Square`` or text) as ``"c3"``."""
+    if square.__class__ is Square:
+        try:
+            return _SQUARE_NAMES[square.file][square.rank]
+        except KeyError:
+            return square_name(square)
     if square is None:
         return "-"
     if isinstance(square, str):

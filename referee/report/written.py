@@ -70,6 +70,10 @@ class WrittenReport(EventVisitor):
         #: skills hundreds of times (issue 18)
         self._skill_labels: dict[str, str] = {}
         self._sep = self._messages["compact.sep"]
+        self._list_sep = self._messages["list.sep"]
+        self._none = self._messages["none"]
+        #: a tuple of panel indexes -> its text (``1, 3``), once per report
+        self._panel_texts: dict[tuple[int, ...], str] = {}
         self.max_hp = {c["name"]: int(c["max_hp"]) for c in report.characters()}
         #: The board before any event; the boards of the log are the story
         #: pass's copies (:meth:`Story.view_before`), this one only stands in
@@ -178,8 +182,8 @@ class WrittenReport(EventVisitor):
         return label
 
     def _list(self, names: Any) -> str:
-        items = [str(n) for n in names]
-        return word(self.lang, "list.sep").join(items) if items else word(self.lang, "none")
+        items = list(map(str, names))
+        return self._list_sep.join(items) if items else self._none
 
     # -- the whole report -----------------------------------------------------
 
@@ -537,8 +541,13 @@ class WrittenReport(EventVisitor):
         return self.report_word(f"pref.{text}", text)
 
     def on_skill_used(self, e: Any) -> None:
-        panels = self._list(str(i + 1) for i in e.panels)
-        key = ("used.panels" if len(e.panels) > 1 else "used.panel") if e.panels else "used"
+        used = e.panels
+        panels = self._panel_texts.get(used) if used.__class__ is tuple else None
+        if panels is None:
+            panels = self._list([i + 1 for i in used])
+            if used.__class__ is tuple:
+                self._panel_texts[used] = panels
+        key = ("used.panels" if len(used) > 1 else "used.panel") if used else "used"
         self._item(self._m(key, skill=self._skill(e.skill), targets=self._list(e.targets), panels=panels))
 
     def on_maintain_started(self, e: Any) -> None:
