@@ -243,10 +243,12 @@ def board_picture(view: BoardView, lang: str, *, legend: bool | str = True) -> B
     symbol_w = max((len(p.symbol) for p in view.pieces.values()), default=2)
     x1, y1, x2, y2 = view.kept
     rows = []
+    files = _FILE_LETTERS[:view.width] if view.width <= len(_FILE_LETTERS) else None
     for y in range(view.height - 1, -1, -1):
         cells = []
+        rank = str(y + 1)
         for x in range(view.width):
-            here = at.get(f"{file_letters(x)}{y + 1}", [])
+            here = at.get((files[x] if files is not None else file_letters(x)) + rank, ())
             if here:
                 cells.append(here[0].symbol + ("+" if len(here) > 1 else ""))
             elif (x, y) in view.objects:  # soulwired (R-SOUL-TERR-1)
@@ -257,10 +259,14 @@ def board_picture(view: BoardView, lang: str, *, legend: bool | str = True) -> B
                 cells.append("~")
             else:
                 cells.append(".")
-        rows.append((str(y + 1), tuple(cells)))
+        rows.append((rank, tuple(cells)))
     shared = _shared_lines(everyone_at, lang)
     return BoardPicture(tuple(file_letters(x) for x in range(view.width)), tuple(rows), max(symbol_w + 1, 3),
                         tuple(shared), tuple(_legend_lines(view, lang, short=legend == "short")) if legend else ())
+
+
+#: Every file's letters, for the grid's cells (issue 18: looked up, not called).
+_FILE_LETTERS: tuple[str, ...] = tuple(file_name(x) for x in range(MAX_SIDE))
 
 
 def _board_order(square: str) -> tuple[int, int]:

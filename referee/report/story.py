@@ -18,6 +18,7 @@ never folded: it is how the battle ended.
 from __future__ import annotations
 
 import functools
+import operator
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
@@ -198,20 +199,28 @@ class _StatusBook:
         return (tuple(sorted(self.statuses)), tuple(sorted(self.maintained)))
 
 
+#: A piece's part of a turn's end state, read in C (issue 18: every turn).
+_PIECE_STATE = operator.attrgetter("square", "hp", "down")
+
+
 def _board_state(view: BoardView) -> tuple[Any, ...]:
-    return tuple((p.square, p.hp, p.down) for p in view.pieces.values()), view.kept
+    return tuple(map(_PIECE_STATE, view.pieces.values())), view.kept
 
 
 def _leader(view: BoardView) -> tuple[str, tuple[int, int], tuple[int, int]]:
-    heads = {"white": 0, "black": 0}
-    hp = {"white": 0, "black": 0}
+    heads_w = heads_b = hp_w = hp_b = 0
     for p in view.pieces.values():
-        if not p.down and p.team in heads:
-            heads[p.team] += 1
-            hp[p.team] += p.hp
-    key_w, key_b = (heads["white"], hp["white"]), (heads["black"], hp["black"])
+        if not p.down:
+            team = p.team
+            if team == "white":
+                heads_w += 1
+                hp_w += p.hp
+            elif team == "black":
+                heads_b += 1
+                hp_b += p.hp
+    key_w, key_b = (heads_w, hp_w), (heads_b, hp_b)
     leader = "white" if key_w > key_b else "black" if key_b > key_w else "level"
-    return leader, (heads["white"], heads["black"]), (hp["white"], hp["black"])
+    return leader, (heads_w, heads_b), (hp_w, hp_b)
 
 
 def read_story(report: Report) -> Story:
