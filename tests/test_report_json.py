@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from reporthelpers import FIXTURES, resolved
 
 
@@ -212,3 +214,23 @@ def test_header_writer_matches_json_dumps_with_indent() -> None:
         expected = json.dumps(value, ensure_ascii=False, indent=2)
         assert _indented(value, "") == expected, value
         assert _indented(value, "  ") == expected.replace("\n", "\n  "), value
+
+
+def test_digest_encoder_matches_json_dumps_with_sorted_keys() -> None:
+    """Issue 18: inputs_digest encodes with one C encoder built once
+    (record._digest_dump), not json.dumps per input; the text it hashes must
+    be json.dumps's, so every digest written before stays valid."""
+    from referee.report.record import _digest_dump
+
+    class Name(str):
+        pass
+
+    samples: list[Any] = [
+        {"b": [1, 2.5, float("nan"), float("inf"), -0.0, True, None, 'x"\n\\名', Name("n"), "\ud800"],
+         "a": {"z": {}, "y": [], "x": (1, (2, 3))}},
+        [], {}, "s", Name("t"), 3, None, 10**30, {"f": 0.1}, {"k": {"b": 1, "a": [{"d": 1, "c": 2}]}},
+    ]
+    for value in samples:
+        assert _digest_dump(value) == json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    with pytest.raises(TypeError):
+        _digest_dump({"a": object()})

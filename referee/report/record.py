@@ -111,9 +111,26 @@ def inputs_digest(inputs: Mapping[str, Any]) -> dict[str, str]:
     """
     out = {}
     for key, value in inputs.items():
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        text = _digest_dump(value)
         out[str(key)] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return out
+
+
+def _make_digest_dump() -> Callable[[Any], str]:
+    """``json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))``
+    with its C encoder built once: ``json.dumps`` builds an encoder object
+    and a C encoder per call, and a report digests each input (issue 18)."""
+    c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    encoder = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    if c_make_encoder is None:  # pragma: no cover - pure-Python json
+        return encoder.encode
+    c_encode = c_make_encoder(None, encoder.default, json.encoder.encode_basestring, None, ":", ",",
+                              True, False, True)
+
+    def dump(value: Any) -> str:
+        return "".join(c_encode(value, 0))
+
+    return dump
 
 
 def report_from_json(data: Mapping[str, Any]) -> Report:
@@ -172,6 +189,7 @@ def _make_dump() -> Any:
 
 
 _dump = _make_dump()
+_digest_dump = _make_digest_dump()
 _quote = json.encoder.encode_basestring  # C; non-ASCII kept as in ensure_ascii=False
 
 
