@@ -138,3 +138,44 @@ def test_a_heal_on_a_full_character_says_so() -> None:
     writer.on_heal(Heal(turn=1, target=name, amount=0, hp_after=max_hp - 1, actor=name, skill="rest"))
     assert writer.lines[-2].endswith(f"{name} is already at full HP ({max_hp}): nothing to recover")
     assert writer.lines[-1].endswith(f"{name} recovers no HP → HP {max_hp - 1}")
+
+
+def test_fast_one_line_and_width_answer_as_the_general_functions() -> None:
+    """Issue 18: markup.one_line returns printable text at once and
+    text_width counts ASCII by len; both must answer exactly as
+    textcheck.shown_escaped and diagnostics.display_width."""
+    from referee.diagnostics import display_width
+    from referee.report.markup import one_line, text_width
+    from referee.textcheck import BIDI_CONTROLS, shown_escaped
+
+    samples = ["W1-0", "", "a b", "かぐら", "Ｗ１", "名 · d5 → e4", "x\ny", "\x1b[31m", "\ud800", "a\u2028b",
+               "a\u2029b", "\t", "\x7f", "\u00a0", "\u200b", "\ufeff", *(f"x{c}y" for c in sorted(BIDI_CONTROLS))]
+    for text in samples:
+        assert one_line(text) == shown_escaped(text), repr(text)
+        assert text_width(text) == display_width(text), repr(text)
+
+
+def test_story_boards_are_the_board_each_event_leads_to() -> None:
+    """Issue 18: the written report draws its start, narrowing and end boards
+    from the story pass's copies (Story.view_before) instead of applying every
+    event a second time; each copy must be the board at that event."""
+    from reporthelpers import fixture_battles
+
+    from referee.report.boardview import BoardView
+    from referee.report.story import read_story
+
+    for path in fixture_battles():
+        rep = resolved(str(path))
+        story = read_story(rep)
+        view = BoardView(rep.inputs)
+        seen = 0
+        for event in rep.events:
+            if event.TYPE == "turn_start" and event.turn in story.turn_views:
+                copy = story.view_before(event.turn)
+                assert (copy.snapshot(), copy.objects) == (view.snapshot(), view.objects), (path.name, event.turn)
+                seen += 1
+            elif event.TYPE == "battle_end":
+                copy = story.view_before(None)
+                assert (copy.snapshot(), copy.objects) == (view.snapshot(), view.objects), path.name
+            view.apply(event)
+        assert seen >= 1, path.name
