@@ -11,16 +11,22 @@ Everything is read from the events; nothing here formats prose of its own.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.report.boardview import BoardView, file_letters, square_text
+from referee.report.boardview import QUIET_TYPES, BoardView, file_letters, square_text
 from referee.report.markup import TextMarkup
 from referee.report.messages import message, word
 from referee.report.record import Report
-from referee.report.written import DETAIL_TYPES, WrittenReport, result_sentence
+from referee.report.written import DETAIL_TYPES, EXPLAIN_ONLY_TYPES, WrittenReport, result_sentence
 
 __all__ = ["Narrator", "Step", "replay_steps"]
+
+#: A piece as a step keeps it, and the part of it the page reads: both in C,
+#: for every piece at every step (issue 18: hundreds of steps a battle).
+_PIECE_ROW = operator.attrgetter("symbol", "square", "hp", "down")
+_SHOWN = operator.itemgetter(1, 2, 3)
 
 
 class Narrator(WrittenReport):
@@ -95,7 +101,7 @@ class Step:
             "arrows": [list(a) for a in self.arrows],
             "downs": [index[n] for n in self.downs if n in index],
             "kept": self.kept,
-            "pieces": [[sq, hp, down] for _, sq, hp, down in self.pieces],
+            "pieces": list(map(list, map(_SHOWN, self.pieces))),  # [square, hp, down] each
             # only a board with objects carries the key (every other replay unchanged)
             **({"objects": self.objects} if self.objects is not None else {}),
         }
@@ -116,7 +122,7 @@ def replay_steps(report: Report, lang: str) -> list[Step]:
         step.kept = list(view.kept)
         if has_objects:  # R-SOUL-TERR-2: an object leaves the board when destroyed
             step.objects = sorted(f"{file_letters(x)}{y + 1}" for x, y in view.objects)
-        step.pieces = [(p.symbol, p.square, p.hp, p.down) for p in view.pieces.values()]
+        step.pieces = list(map(_PIECE_ROW, view.pieces.values()))
         steps.append(step)
         return step
 
@@ -127,8 +133,13 @@ def replay_steps(report: Report, lang: str) -> list[Step]:
             snapshot(pending)
             pending = None
 
+    fallback = narrator.on_unhandled
     for event in report.events:
         kind = event.TYPE
+        if kind in EXPLAIN_ONLY_TYPES:
+            # the narrator never explains: their handlers return at once, and
+            # they change neither the board nor a step (issue 18)
+            continue
         if kind in ("turn_start", "narrowing"):
             close_narrowing()
             narrator.take_loose()  # (a per-turn initiative roll is not the narrowing's story)
@@ -137,8 +148,9 @@ def replay_steps(report: Report, lang: str) -> list[Step]:
                 snapshot(Step(word(lang, "html.start"), 0, message(lang, "html.start_text", title=report.title)))
             turn = event.turn
         if kind not in DETAIL_TYPES:
-            handlers.get(kind, narrator.on_unhandled)(event)
-        view.apply(event)
+            handlers.get(kind, fallback)(event)
+        if kind not in QUIET_TYPES:
+            view.apply(event)
         if kind == "action_start":
             pending = Step(f"{message(lang, 'turn', turn=turn)} · {event.actor}", turn, actor=event.actor)
         elif kind == "narrowing":

@@ -38,7 +38,7 @@ from referee.report.record import Report
 from referee.report.story import Story, read_story
 from referee.report.visitor import EventVisitor
 
-__all__ = ["WrittenReport", "render_written", "DETAIL_TYPES", "result_sentence"]
+__all__ = ["WrittenReport", "render_written", "DETAIL_TYPES", "EXPLAIN_ONLY_TYPES", "result_sentence"]
 
 #: Events the compact log leaves out (still in ``--full`` and json): the
 #: dice of a chance roll (its outcome is the next sentence, or nothing) and
