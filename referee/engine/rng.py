@@ -75,11 +75,13 @@ class BattleRng:
     True
     """
 
-    __slots__ = ("seed", "_streams", "draws")
+    __slots__ = ("seed", "_streams", "_bits", "draws")
 
     def __init__(self, seed: int | str) -> None:
         self.seed = seed
         self._streams = {name: random.Random(f"{seed}:{name}") for name in STREAMS}
+        #: Each stream's ``getrandbits``, which :meth:`randrange` draws with.
+        self._bits = {name: stream.getrandbits for name, stream in self._streams.items()}
         #: Number of draws made per stream (diagnostics and tests).
         self.draws: dict[str, int] = {name: 0 for name in STREAMS}
 
@@ -94,15 +96,31 @@ class BattleRng:
     def randrange(self, stream: str, n: int) -> int:
         """``randrange(n)``; no draw when n == 1 (R-RNG-1).
 
+        Drawn as :meth:`random.Random.randrange` draws ``randrange(n)``
+        (CPython 3.11+: ``_randbelow``, rejection sampling on
+        ``getrandbits(n.bit_length())``), inline: every die of a check and
+        every tie goes through here, and the library's three Python-level
+        calls per draw were most of a die's cost.  Same numbers, same
+        order, same stream state (tests/engine/test_rng_draws.py holds the
+        two equal).
+
         :raises ValueError: if ``n`` < 1.
         """
-        _check_stream(stream)
-        if n < 1:
-            raise ValueError("a choice needs at least one candidate")
-        if n == 1:
+        try:
+            bits = self._bits[stream]
+        except KeyError:
+            _check_stream(stream)  # raises: an unknown stream
+            raise
+        if n <= 1:
+            if n < 1:
+                raise ValueError("a choice needs at least one candidate")
             return 0
         self.draws[stream] += 1
-        return self._streams[stream].randrange(n)
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
 
     def die(self, stream: str, faces: int) -> int:
         """``1 + randrange(faces)``: the same draw as a choice among the faces.
