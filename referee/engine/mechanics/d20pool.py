@@ -30,7 +30,7 @@ from referee.engine.d20pool_checks import (
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
-from referee.engine.movement import move_step
+from referee.engine.movement import decide_step, move_step, pick_move
 from referee.engine.panels import plan_payment
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
@@ -145,12 +145,17 @@ class AreaNumber:
         keys: dict[str, list[int]] = {}
         fixed_order = [f.name for f in state.order] if fixed else []
         fighters = state.fighters
+        by_name = state.by_name
         act = ctx.mechanics.action.act
         rings = ring_table(width, height)
+        # The fighters not yet selected this round, roster order: a selection
+        # reads only these (the chosen one leaves the list as it is marked
+        # acted), not the whole roster at every selection.
+        pending = list(fighters)
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
-            sq = state.by_name[name].square
+            sq = by_name[name].square
             ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=rings[sq.file][sq.rank],
                                 roll=face, key=(*keys.get(name, ()), face), rule="R-D20-ORDER-3"))
             return face
@@ -163,7 +168,7 @@ class AreaNumber:
             else:
                 # R-D20-ORDER-1: the unacted standing on the highest number, roster order
                 top, contenders = -1, []
-                for f in fighters:
+                for f in pending:
                     if f.down or f.acted:
                         continue
                     sq = f.square
@@ -176,8 +181,10 @@ class AreaNumber:
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
-            chosen = state.by_name[ranked[0]]
+            chosen = by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
+            if not fixed:
+                pending.remove(chosen)
             square = chosen.square
             ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=square,
                                     number=rings[square.file][square.rank],
@@ -232,19 +239,22 @@ class _NoDraws:
         return 1
 
 
+_NO_DRAWS = _NoDraws()
+
+
 def would_step(ctx: Resolution, f: Fighter, attacked: bool) -> bool:
     """R-D20-TURN-3 (2): whether the movement decision (R-MOVE-5..8) would
-    take a step now, judged without draws and without a trace: the decision
-    is run with a non-drawing RNG into a scratch event list, then undone."""
+    take a step now, judged without draws and without a trace: the
+    decision alone (:func:`decide_step`, which moves no one and writes
+    nothing) with a non-drawing RNG, every tie taking its first candidate."""
     if attacked and not f.plan.moves:
         return False  # R-MOVE-3: no movement clause, and an attacker does not approach
-    rng, events, square = ctx.rng, ctx.events, f.square
-    ctx.rng, ctx.events = _NoDraws(), []
+    rng = ctx.rng
+    ctx.rng = _NO_DRAWS
     try:
-        return move_step(ctx, f, attacked, report_stay=False) is None
+        return bool(decide_step(ctx, f, pick_move(ctx, f), attacked)[0])
     finally:
-        ctx.rng, ctx.events = rng, events
-        ctx.state.move(f, square)
+        ctx.rng = rng
 
 
 # ------------------------------------------------------------------ the turn
