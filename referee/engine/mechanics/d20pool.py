@@ -20,7 +20,9 @@ from fractions import Fraction
 from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import WalkPolicy, begin_action, entry_barred, maintenance, skill_passed, walk, walk_order
+from referee.engine.action import (
+    Judged, Passed, WalkPolicy, begin_action, entry_barred, maintenance, skill_passed, walk, walk_order,
+)
 from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -276,11 +278,14 @@ class SupportAndAction(NoInnateSkills):
             ride_action(ctx, f, *ride)
             if not f.down:
                 self.support(ctx, f, True, first=False)  # a push or grapple counts as attacking
-        elif (passes := judge_walk(ctx, f, prepared := walk_order(ctx, f))) is None:
-            attacked = walk(ctx, f, WalkPolicy(max_uses=self.uses), prepared=prepared)
+        elif (judged := judge_walk(ctx, f, prepared := walk_order(ctx, f)))[1] is not None:
+            # the walk takes the judge's findings on this same state rather than asking again
+            policy = WalkPolicy(max_uses=1, judged=judged) if self.uses == 1 else WalkPolicy(max_uses=self.uses)
+            attacked = walk(ctx, f, policy, prepared=prepared)
             if not f.down:
                 self.support(ctx, f, attacked, first=False)
         else:
+            passes = judged[0]
             changed = self.support(ctx, f, False, first=True)
             if changed:
                 if not f.down:
@@ -352,23 +357,25 @@ Prepared = tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]
 #: One entry the walk passes over: a ``skill_passed`` event's entry, reason,
 #: line and rule (its detail, the cost of an unpayable entry, is written
 #: only when the event is).
-Pass = tuple[int, str, int | None, str]
+Pass = Passed
 
 
-def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> list[Pass] | None:
+def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> Judged | tuple[list[Pass], None, None]:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now (a use
-    with a target, a heal, a maintain start: None), judged without draws or
-    events by the walk's own tests (R-PLAN-3..5) in the walk's order; else
-    every entry it would pass over, with the walk's reason.  Why the reasons:
-    when the support that follows changes nothing (R-D20-TURN-3 (4)), the
-    walk's events are these, written by :func:`write_passes` without asking
-    every entry again (the walk of ``referee.engine.action`` with one use,
-    no hooks: tests/engine/test_r_d20_engine.py holds the two equal)."""
+    with a target, a heal, a maintain start), judged without draws or
+    events by the walk's own tests (R-PLAN-3..5) in the walk's order: the
+    entries it would pass over, with the walk's reason, then the entry it
+    would use and that entry's candidates (None, None: it uses none).  Why
+    the reasons and candidates: the walk that follows on this same state
+    takes them (``WalkPolicy.judged``) rather than asking every entry again,
+    and when the support changes nothing (R-D20-TURN-3 (4)), the walk's
+    events are the passes, written by :func:`write_passes` (the walk of
+    ``referee.engine.action`` with one use, no hooks:
+    tests/engine/test_properties_d20pool.py holds them equal)."""
     order, _, filters = walk_order(ctx, f) if prepared is None else prepared
     passes: list[Pass] = []
     if f.down or f.hp <= 0 or f.active is None:
-        return passes  # the walk stops before its first entry
-    st = ctx.state
+        return passes, None, None  # the walk stops before its first entry
     frozen = f.freeze > 0  # a frozen character has no action [decision]
     panels = f.panels[f.active]
     skills = f.skills
@@ -381,19 +388,19 @@ def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) ->
         elif plan_payment(panels, skill.cost) is None:
             passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
-            return None  # a maintain start
+            return passes, entry, []  # a maintain start
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
-                return None  # a use
+                return passes, entry, cands.pool  # a use
             passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
-    return passes
+    return passes, None, None
 
 
 def action_available(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> bool:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now,
     judged without draws or events (:func:`judge_walk`)."""
-    return judge_walk(ctx, f, prepared) is None
+    return judge_walk(ctx, f, prepared)[1] is not None
 
 
 def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[Pass]) -> None:
