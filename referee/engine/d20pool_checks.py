@@ -106,9 +106,8 @@ def roll_pool(rng: Rng, pool: int, *, dropped: int = 0, printed: int = 0, boost:
     highest die]) on ``stream``, die by die; achievement = highest + printed +
     drop bonus x dropped + boost (+ ``critical_bonus`` on a critical); every
     die a 1 is a fumble, achievement 0 whatever the modifiers."""
-    count = max(1, pool - dropped)
-    die, sides = rng.die, params.sides
-    dice = (die(stream, sides),) if count == 1 else tuple([die(stream, sides) for _ in range(count)])
+    sides = params.sides
+    dice = rng.dice(stream, sides, max(1, pool - dropped))  # die by die, in one call
     highest = max(dice)
     critical = sides in dice
     fumble = highest == 1  # every die a 1: faces are 1..sides, so the highest tells

@@ -49,6 +49,10 @@ class Rng(Protocol):
         """One die of ``faces`` faces, ``1 + randrange(faces)`` (R-VAR-2); 1
         without a draw for a one-faced die."""
 
+    def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        """``count`` dice of ``faces`` faces, in draw order: what ``count``
+        calls of :meth:`die` give, drawn in one call (a check's pool)."""
+
 
 def _check_stream(stream: str) -> None:
     if stream not in STREAMS:
@@ -130,6 +134,23 @@ class BattleRng:
         """
         return 1 + self.randrange(stream, faces)
 
+    def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        """``count`` calls of :meth:`die` in one: the same draws, in the same
+        order (:meth:`randrange`'s rejection sampling, per die), without a
+        call per die -- a d20pool check rolls several (R-D20-CHECK-1)."""
+        bits = self._bits.get(stream)
+        if bits is None or faces <= 1 or count <= 0:
+            return tuple([self.die(stream, faces) for _ in range(count)])  # no draw, or an error
+        self.draws[stream] += count
+        k = faces.bit_length()
+        out = []
+        for _ in range(count):
+            r = bits(k)
+            while r >= faces:
+                r = bits(k)
+            out.append(r + 1)
+        return tuple(out)
+
 
 def choose(rng: Rng, stream: str, candidates: Sequence[T]) -> T:
     """``candidates[rng.randrange(n)]``: the R-RNG-1 *choice*.
@@ -193,6 +214,9 @@ class ScriptedRng:
 
     def die(self, stream: str, faces: int) -> int:
         return self._scripted(stream, faces, 1, "die")
+
+    def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        return tuple([self.die(stream, faces) for _ in range(count)])
 
     def _scripted(self, stream: str, n: int, first: int, kind: str) -> int:
         """The next scripted outcome among ``first .. first + n - 1`` (an index

@@ -38,3 +38,16 @@ def test_no_draw_and_errors_are_unchanged() -> None:
         rng.randrange("nope", 1)
     with pytest.raises(ValueError, match="at least one candidate"):
         rng.randrange("ties", 0)
+
+
+@pytest.mark.parametrize("faces", [1, 2, 6, 20, 100])
+def test_dice_are_die_calls_in_one(faces: int) -> None:
+    """``dice(stream, faces, n)`` gives what ``n`` calls of ``die`` give and
+    leaves the stream and the draw count where they leave them."""
+    one, many = BattleRng("dice"), BattleRng("dice")
+    for count in (0, 1, 2, 5, 9):
+        assert many.dice("checks", faces, count) == tuple(one.die("checks", faces) for _ in range(count))
+    assert many.draws == one.draws
+    assert many._streams["checks"].getstate() == one._streams["checks"].getstate()
+    with pytest.raises(ValueError, match="unknown RNG stream"):
+        many.dice("nope", faces, 2)

@@ -240,6 +240,9 @@ class _NoDraws:
     def die(self, stream: str, faces: int) -> int:
         return 1
 
+    def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        return (1,) * count
+
 
 _NO_DRAWS = _NoDraws()
 
@@ -540,32 +543,27 @@ class D20Pool(QuietHitHooks):
         with ``other`` as ``target`` and HP before the boost --, the boost
         paid (one ``damage`` event, cause ``boost``), then the dice
         (R-D20-CHECK-1..4)."""
-        pool = ability_of(roller, ability)
+        pool = roller.abilities.get(ability, 0)  # ability_of, inline: every check reads it
         clauses = d20_clauses(roller)
         drops = clauses.drops.get(drop_kind, ())
         lifts = clauses.boosts.get(drop_kind, ()) if boost else ()
-        drop: CheckDrop | None = None
-        lift: CheckBoost | None = None
+        dropped = boosted = 0
         if drops or lifts:  # the first of each kind that holds (R-D20-CHECK-3/4)
             cctx = CondContext(ctx.state, roller, None, other)
             drop = next((c for c in drops if roller.clause_active(c.line) and c.when(cctx)), None)
             lift = next((c for c in lifts if roller.clause_active(c.line) and c.when(cctx)), None)
-        dropped = 0 if drop is None else dropped_dice(pool, drop.count)
-        boosted = 0 if lift is None else boost_amount(lift.amount, ability_of(roller, self.spec.boost_cap), roller.hp)
-        if boosted > 0:
-            ctx.lose_hp(roller, boosted, "boost", actor=roller.name, skill=skill, rule="R-D20-CHECK-4")
-        return self._roll(ctx, roller, kind, ability, printed, skill, targets, rule, dropped, boosted)
-
-    def _roll(self, ctx: Resolution, roller: Fighter, kind: str, ability: Ability, printed: int,
-              skill: str | None, targets: tuple[str, ...], rule: str, dropped: int = 0, boost: int = 0) -> PoolCheck:
-        check = roll_pool(ctx.rng, ability_of(roller, ability), dropped=dropped, printed=printed, boost=boost,
-                          params=self.params)
+            dropped = 0 if drop is None else dropped_dice(pool, drop.count)
+            boosted = 0 if lift is None else boost_amount(lift.amount, ability_of(roller, self.spec.boost_cap),
+                                                          roller.hp)
+            if boosted > 0:
+                ctx.lose_hp(roller, boosted, "boost", actor=roller.name, skill=skill, rule="R-D20-CHECK-4")
+        check = roll_pool(ctx.rng, pool, dropped=dropped, printed=printed, boost=boosted, params=self.params)
         if check.critical:
             d20_of(roller).tuning += 1
         ctx.emit(E.D20Check(
             turn=ctx.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
             pool=check.pool, dropped=check.dropped, dice=check.dice, highest=check.highest,
-            modifiers={"printed": check.printed, "drop": check.drop_modifier, "boost": check.boost,
+            modifiers={"printed": printed, "drop": check.drop_modifier, "boost": boosted,
                        "critical": check.critical_modifier},
             achievement=check.achievement, critical=check.critical, fumble=check.fumble, rule=rule))
         return check
