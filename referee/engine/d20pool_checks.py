@@ -136,19 +136,22 @@ def ring_number(square: Square, width: int, height: int) -> int:
     return 1 + min(f, r, width - 1 - f, height - 1 - r)
 
 
-def _tied(contenders: Sequence[str], keys: Mapping[str, list[int]]) -> set[str]:
-    """The contenders whose key equals, or is a prefix of, another's.  In
-    sorted order a key's extensions and equals come right after it, so only
-    the next key need be compared (O(n log n), not n squared).  Keys are
-    lists, which order element by element, a prefix first, as tuples do."""
-    ordered = sorted(contenders, key=keys.__getitem__)
+def _tied(ordered: Sequence[str], keys: Mapping[str, list[int]]) -> set[str]:
+    """The contenders whose key equals, or is a prefix of, another's;
+    ``ordered``: the contenders sorted by key.  In sorted order a key's
+    extensions and equals come right after it, so only the next key need be
+    compared (O(n log n), not n squared).  Keys are lists, which order
+    element by element, a prefix first, as tuples do."""
     tied: set[str] = set()
-    for here, after in zip(ordered, ordered[1:]):
-        key, next_key = keys[here], keys[after]
+    here = ordered[0]
+    key = keys[here]
+    for after in ordered[1:]:
+        next_key = keys[after]
         if next_key[:len(key)] == key:
             tied.add(here)
             if next_key == key:  # equal keys: both roll
                 tied.add(after)
+        here, key = after, next_key
     return tied
 
 
@@ -167,15 +170,19 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
             keys[name] = []
     if len(contenders) < 2:
         return list(contenders)
+    by_key = keys.__getitem__
     while True:
-        tied = _tied(contenders, keys)
+        ordered = sorted(contenders, key=by_key)
+        tied = _tied(ordered, keys)
         if not tied:
-            break
+            # No key is a prefix of another (nor equal), so list order is
+            # element-by-element order and the keys are distinct: best first
+            # is the sorted order reversed.
+            ordered.reverse()
+            return ordered
         for name in contenders:  # roster order
             if name in tied:
                 keys[name].append(roll(name))
-    # No key is now a prefix of another, so list order is element-by-element order.
-    return sorted(contenders, key=keys.__getitem__, reverse=True)
 
 
 def select_next(unacted: Sequence[tuple[str, int]], keys: dict[str, list[int]],
