@@ -55,7 +55,12 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
     (a d20pool shift, R-D20-MOVE-1, which reports its end once) emits no
     ``stayed``.  The step is the move's last, so it never ends where the
     mover may not stop (R-ORM-MOVE-2)."""
-    return step_by(b, f, pick_move(b, f), attacked, report_stay=report_stay)
+    # take_step, inline: every character's every turn comes here
+    areas, what, toward, line, rule = decide_step(b, f, pick_move(b, f), attacked)
+    if not areas:
+        return _stay(b, f, what, line, rule, report_stay)
+    _move(b, f, choose(b.rng, "ties", areas), what, toward, line, rule)
+    return None
 
 
 #: What the movement decision (R-MOVE-3..8) decided for one step, before the
@@ -74,7 +79,15 @@ def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report
     ``last=False`` (one step of ORM's move, R-ORM-ACT-3) may enter an area
     where the mover may not stop; the move gives such steps back itself.
     Returns why ``f`` stayed, or None when it stepped."""
-    areas, what, toward, line, rule = decide_step(b, f, pick, attacked, last)
+    return take_step(b, f, decide_step(b, f, pick, attacked, last), report_stay)
+
+
+def take_step(b: Resolution, f: Fighter, decision: Decision, report_stay: bool = True) -> str | None:
+    """Carry out ``decision`` (:func:`decide_step`, made on this same state):
+    the area drawn on ``ties`` among the decided ones and the step taken,
+    or the stay reported (``report_stay``).  Returns why ``f`` stayed, or
+    None when it stepped."""
+    areas, what, toward, line, rule = decision
     if not areas:
         return _stay(b, f, what, line, rule, report_stay)
     _move(b, f, choose(b.rng, "ties", areas), what, toward, line, rule)

@@ -32,7 +32,7 @@ from referee.engine.d20pool_checks import (
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
-from referee.engine.movement import decide_step, move_step, pick_move
+from referee.engine.movement import Decision, decide_step, move_step, pick_move, take_step
 from referee.engine.panels import plan_payment
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
@@ -229,37 +229,53 @@ def shift_blocker(state: BattleState, f: Fighter) -> str | None:
 
 class _NoDraws:
     """An ``Rng`` for judging a decision without drawing (R-D20-TURN-2/3's
-    "judged without draws"): every tie takes its first candidate."""
+    "judged without draws"): every tie takes its first candidate.  ``drew``:
+    whether the decision met a draw the battle's RNG would have made (a
+    choice among two or more, a die of two or more faces, any chance):
+    without one, the judged decision is the one the battle's RNG makes."""
+
+    __slots__ = ("drew",)
+
+    def __init__(self) -> None:
+        self.drew = False
 
     def chance(self, stream: str, p: Fraction | float) -> bool:
+        self.drew = True
         return False
 
     def randrange(self, stream: str, n: int) -> int:
+        if n > 1:
+            self.drew = True
         return 0
 
     def die(self, stream: str, faces: int) -> int:
+        if faces > 1:
+            self.drew = True
         return 1
 
     def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        if faces > 1 and count > 0:
+            self.drew = True
         return (1,) * count
 
 
-_NO_DRAWS = _NoDraws()
-
-
-def would_step(ctx: Resolution, f: Fighter, attacked: bool) -> bool:
+def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decision | None]:
     """R-D20-TURN-3 (2): whether the movement decision (R-MOVE-5..8) would
     take a step now, judged without draws and without a trace: the
     decision alone (:func:`decide_step`, which moves no one and writes
-    nothing) with a non-drawing RNG, every tie taking its first candidate."""
+    nothing) with a non-drawing RNG, every tie taking its first candidate.
+    Second: that decision when judging it met no draw -- then it is what the
+    battle's RNG decides on this same state, and the shift's first step
+    takes it rather than deciding again (None: decide again)."""
     if attacked and not f.plan.moves:
-        return False  # R-MOVE-3: no movement clause, and an attacker does not approach
-    rng = ctx.rng
-    ctx.rng = _NO_DRAWS
+        return False, None  # R-MOVE-3: no movement clause, and an attacker does not approach
+    rng, judge = ctx.rng, _NoDraws()
+    ctx.rng = judge
     try:
-        return bool(decide_step(ctx, f, pick_move(ctx, f), attacked)[0])
+        decision = decide_step(ctx, f, pick_move(ctx, f), attacked)
     finally:
         ctx.rng = rng
+    return bool(decision[0]), None if judge.drew else decision
 
 
 # ------------------------------------------------------------------ the turn
@@ -321,11 +337,11 @@ class SupportAndAction(NoInnateSkills):
                                    rule="R-D20-TURN-3"))
                 ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
                 return True
-        wants = would_step(ctx, f, attacked)
+        wants, decided = judge_step(ctx, f, attacked)
         blocker = shift_blocker(ctx.state, f) if wants else None
         if wants and blocker is None:
             ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
-            self.shift(ctx, f, attacked)
+            self.shift(ctx, f, attacked, decided)
             return True
         if f.hp < f.max_hp:
             ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
@@ -336,14 +352,20 @@ class SupportAndAction(NoInnateSkills):
                            rule="R-D20-TURN-3"))
         return False
 
-    def shift(self, ctx: Resolution, f: Fighter, attacked: bool) -> None:
+    def shift(self, ctx: Resolution, f: Fighter, attacked: bool, decided: Decision | None = None) -> None:
         """R-D20-MOVE-1: up to 移動力 steps, each decided afresh; ends when the
-        decision is to stay or the points are spent."""
+        decision is to stay or the points are spent.  ``decided``: the first
+        step's decision, made on this same state with no draw met
+        (:func:`judge_step`)."""
         movement = ctx.mechanics.movement
         points = movement.points(f) if isinstance(movement, PointsMovement) else 1
         steps, reason, line = 0, "no_points", None
         while steps < points:
-            stayed = move_step(ctx, f, attacked, report_stay=False)
+            if decided is not None:
+                stayed = take_step(ctx, f, decided, report_stay=False)
+                decided = None
+            else:
+                stayed = move_step(ctx, f, attacked, report_stay=False)
             if stayed is not None:
                 reason = stayed
                 break
