@@ -281,11 +281,7 @@ def _walk_judged(b: Resolution, f: Fighter, order: list[int], lines: list[int], 
     on this same state: its order and passes, then the judged entry's use or
     maintain start; the events and draws of the walk that asks them again."""
     passes, entry, pool = judged
-    if b.decisions:
-        b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
-                            skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
-        for passed in passes:
-            skill_passed(b, f, *passed)
+    write_walk_start(b, f, order, lines, passes)
     skill = f.skills[entry]
     assert f.active is not None
     base = plan_payment(f.panels[f.active], skill.cost)
@@ -299,6 +295,22 @@ def _walk_judged(b: Resolution, f: Fighter, order: list[int], lines: list[int], 
     use_skill(b, f, entry, skill, choice.targets, choice.panels)
     b.check_end()
     return not skill.targets_allies
+
+
+def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[int], passes: list[Passed]) -> None:
+    """The decision events a walk writes before its first use (R-PLAN-3):
+    its order, then each entry it passed over, as :func:`skill_passed`
+    writes them -- from a judge's findings on the same state (d20pool's
+    judged walk, R-D20-TURN-1/2), in one loop.  Nothing in a lean resolution."""
+    if not b.decisions:
+        return
+    turn, name, skills, emit = b.turn, f.name, f.skills, b.emit
+    emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple([skills[i].id for i in order]),
+                      moved_by=tuple(lines)))
+    for entry, reason, line, rule in passes:
+        skill = skills[entry]
+        emit(E.SkillPassed(turn=turn, actor=name, skill=skill.id, entry=entry, reason=reason, line=line,
+                           detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
 
 
 def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:

@@ -21,7 +21,7 @@ from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import (
-    Judged, Passed, WalkPolicy, begin_action, entry_barred, maintenance, skill_passed, walk, walk_order,
+    Judged, Passed, WalkPolicy, begin_action, entry_barred, maintenance, walk, walk_order, write_walk_start,
 )
 from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
 from referee.engine.conditions import CondContext
@@ -152,14 +152,16 @@ class AreaNumber:
         rings = ring_table(width, height)
         # The fighters not yet selected this round, roster order: a selection
         # reads only these (the chosen one leaves the list as it is marked
-        # acted), not the whole roster at every selection.
+        # acted, and only a selection marks one), not the whole roster at
+        # every selection.
         pending = list(fighters)
+        turn = ctx.turn  # the round's number: it does not change while the round is played
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
             sq = by_name[name].square
-            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=rings[sq.file][sq.rank],
-                                roll=face, key=(*keys.get(name, ()), face), rule="R-D20-ORDER-3"))
+            ctx.emit(E.TurnRoll(turn=turn, actor=name, number=rings[sq.file][sq.rank],
+                                roll=face, key=(*keys[name], face), rule="R-D20-ORDER-3"))
             return face
 
         while True:
@@ -171,7 +173,7 @@ class AreaNumber:
                 # R-D20-ORDER-1: the unacted standing on the highest number, roster order
                 top, contenders = -1, []
                 for f in pending:
-                    if f.down or f.acted:
+                    if f.down:
                         continue
                     sq = f.square
                     number = rings[sq.file][sq.rank]
@@ -188,7 +190,7 @@ class AreaNumber:
             if not fixed:
                 pending.remove(chosen)
             square = chosen.square
-            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=square,
+            ctx.emit(E.TurnSelected(turn=turn, actor=chosen.name, square=square,
                                     number=rings[square.file][square.rank],
                                     contenders=tuple(ranked), rule=rule))
             act(ctx, chosen)
@@ -433,14 +435,8 @@ def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[P
     every entry passed over, as :func:`judge_walk` found them on this same
     state.  Decision events only: nothing the engine decides reads them, so
     a resolution that does not build decision events writes none."""
-    if not ctx.decisions:  # a lean resolution (issue 18), where it exists
-        return
     order, lines, _ = prepared
-    turn, name, skills = ctx.turn, f.name, f.skills
-    ctx.emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple(skills[i].id for i in order),
-                          moved_by=tuple(lines)))
-    for entry, reason, line, rule in passes:
-        skill_passed(ctx, f, entry, reason, line, rule)
+    write_walk_start(ctx, f, order, lines, passes)
 
 
 # ------------------------------------------------------------------ push and grapple
