@@ -113,41 +113,42 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
     stuck = b.mechanics.movement.stuck(st, f)
     if stuck is not None:
         return (), stuck, "", line, "R-MOVE-4" if stuck == "bound" else "R-MOVE-1"
-    if isinstance(clause, Hold):
-        return (), "hold", "", line, "R-MOVE-7"
-    if isinstance(clause, MoveToward):
-        assert isinstance(goal, Fighter)
-        if goal.square == f.square:
-            return (), "arrived", "", line, "R-MOVE-8"
-        if clause.then_use is not None:
-            skill = b.ruleset.catalog.get(clause.then_use)
-            if st.metric.in_range(f.square, goal.square, skill.range):
-                return (), "in_reach", "", line, "R-MOVE-8"
-        return _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8", last)
-    if isinstance(clause, MoveTo):
-        assert clause.square is not None
-        dest = clause.square
-        if not st.graph.contains(dest) and b.state.kept is not None:
-            dest = b.state.kept.clamp(dest)  # R-NARROW-4
-        if dest == f.square:
-            return (), "arrived", "", line, "R-MOVE-8"
-        if clause.then_use is not None:
-            skill = b.ruleset.catalog.get(clause.then_use)
-            if st.metric.in_range(f.square, dest, skill.range):
-                return (), "in_reach", "", line, "R-MOVE-8"
-        return _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8", last)
-    if isinstance(clause, KeepAway):
-        return _keep_away(b, f, line)
+    if clause is not None:  # (the automatic approach, the most common, tests no clause kind)
+        if isinstance(clause, Hold):
+            return (), "hold", "", line, "R-MOVE-7"
+        if isinstance(clause, MoveToward):
+            assert isinstance(goal, Fighter)
+            if goal.square == f.square:
+                return (), "arrived", "", line, "R-MOVE-8"
+            if clause.then_use is not None:
+                skill = b.ruleset.catalog.get(clause.then_use)
+                if st.metric.in_range(f.square, goal.square, skill.range):
+                    return (), "in_reach", "", line, "R-MOVE-8"
+            return _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8", last)
+        if isinstance(clause, MoveTo):
+            assert clause.square is not None
+            dest = clause.square
+            if not st.graph.contains(dest) and b.state.kept is not None:
+                dest = b.state.kept.clamp(dest)  # R-NARROW-4
+            if dest == f.square:
+                return (), "arrived", "", line, "R-MOVE-8"
+            if clause.then_use is not None:
+                skill = b.ruleset.catalog.get(clause.then_use)
+                if st.metric.in_range(f.square, dest, skill.range):
+                    return (), "in_reach", "", line, "R-MOVE-8"
+            return _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8", last)
+        if isinstance(clause, KeepAway):
+            return _keep_away(b, f, line)
     # R-MOVE-3 / R-MOVE-6: automatic
     if attacked:
         return (), "attacked", "", None, "R-MOVE-3"
     enemies = st.enemies_of(f)
     if not enemies:
         return (), "no_enemy", "", None, "R-MOVE-6"
-    r = reach(f)
     team = f.team
-    if any(g.team != team for g in st.within(f.square, r)):
-        return (), "in_reach", "", None, "R-MOVE-6"
+    for g in st.within(f.square, reach(f)):
+        if g.team != team:
+            return (), "in_reach", "", None, "R-MOVE-6"
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
         return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", last)
     tied, nearest = nearest_enemies(b, f, enemies)
@@ -169,6 +170,8 @@ def reach(f: Fighter) -> int:
     skills), not bound, payable with every non-maintained panel unused."""
     best = 0
     for i, s in enumerate(f.skills):
+        if s.range <= best:
+            continue  # cannot lengthen the reach: its other tests need not be asked
         if s.targets_allies or s.is_passive or s.is_maintain:
             continue
         if not (s.is_attack or s.is_obstruct) or f.entry_bound(i):
