@@ -38,9 +38,9 @@ EntryHook = Callable[[Resolution, Fighter, int, Skill, tuple[int, ...]], bool]
 Passed = tuple[int, str, int | None, str]
 
 #: A judged walk's findings (:attr:`WalkPolicy.judged`): the entries passed
-#: over, in the walk's order, then the entry used and its candidates (empty
-#: for a maintain start).
-Judged = tuple[list[Passed], int, list[Fighter]]
+#: over, in the walk's order, then the entry used, its candidates (empty
+#: for a maintain start) and the panels paying it (R-PAN-3).
+Judged = tuple[list[Passed], int, list[Fighter], tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,12 +280,9 @@ def _walk_judged(b: Resolution, f: Fighter, order: list[int], lines: list[int], 
     """The walk of one use (R-PLAN-3, R-D20-TURN-2) whose tests a judge made
     on this same state: its order and passes, then the judged entry's use or
     maintain start; the events and draws of the walk that asks them again."""
-    passes, entry, pool = judged
+    passes, entry, pool, base = judged
     write_walk_start(b, f, order, lines, passes)
     skill = f.skills[entry]
-    assert f.active is not None
-    base = plan_payment(f.panels[f.active], skill.cost)
-    assert base is not None, "the judge found the entry payable on this state"
     if skill.is_maintain:
         start_maintain(b, f, entry, skill, base)
         return False

@@ -387,12 +387,14 @@ Prepared = tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]
 Pass = Passed
 
 
-def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> Judged | tuple[list[Pass], None, None]:
+def judge_walk(ctx: Resolution, f: Fighter,
+               prepared: Prepared | None = None) -> Judged | tuple[list[Pass], None, None, None]:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now (a use
     with a target, a heal, a maintain start), judged without draws or
     events by the walk's own tests (R-PLAN-3..5) in the walk's order: the
     entries it would pass over, with the walk's reason, then the entry it
-    would use and that entry's candidates (None, None: it uses none).  Why
+    would use, that entry's candidates and the panels paying it (None,
+    None, None: it uses none).  Why
     the reasons and candidates: the walk that follows on this same state
     takes them (``WalkPolicy.judged``) rather than asking every entry again,
     and when the support changes nothing (R-D20-TURN-3 (4)), the walk's
@@ -402,7 +404,7 @@ def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) ->
     order, _, filters = walk_order(ctx, f) if prepared is None else prepared
     passes: list[Pass] = []
     if f.down or f.hp <= 0 or f.active is None:
-        return passes, None, None  # the walk stops before its first entry
+        return passes, None, None, None  # the walk stops before its first entry
     frozen = f.freeze > 0  # a frozen character has no action [decision]
     panels = f.panels[f.active]
     skills = f.skills
@@ -412,16 +414,16 @@ def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) ->
             passes.append((entry, "passive", None, "R-SK-2"))
         elif (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
             passes.append((entry, *barred))
-        elif plan_payment(panels, skill.cost) is None:
+        elif (base := plan_payment(panels, skill.cost)) is None:
             passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
-            return passes, entry, []  # a maintain start
+            return passes, entry, [], base  # a maintain start
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
-                return passes, entry, cands.pool  # a use
+                return passes, entry, cands.pool, base  # a use
             passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
-    return passes, None, None
+    return passes, None, None, None
 
 
 def action_available(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> bool:
