@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.board import Square
 from referee.engine.rng import Rng
@@ -82,9 +83,11 @@ def boost_amount(requested: int, expression: int, hp: int) -> int:
     return max(0, min(requested, expression, hp - 1))
 
 
-@dataclass(frozen=True, slots=True)
-class PoolCheck:
-    """One keep-highest check, every fact the ``d20_check`` event carries."""
+class PoolCheck(NamedTuple):
+    """One keep-highest check, every fact the ``d20_check`` event carries.
+    A named tuple, not a frozen dataclass: every check of a battle builds
+    one, and a frozen dataclass stores each of its eleven fields through
+    ``object.__setattr__`` (issue 13); it is as immutable."""
 
     pool: int  # dice before drops (the ability)
     dropped: int

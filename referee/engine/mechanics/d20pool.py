@@ -594,7 +594,7 @@ class D20Pool(QuietHitHooks):
         on whatever it rolled: each target tests it in :meth:`check`."""
         d20_of(use.user).attack = self.roll_check(
             ctx, use.user, "attack", self.attack_ability(use), use.skill.damage, use.skill.id,
-            use.targets[0] if use.targets else None, tuple(t.name for t in use.targets), "R-D20-HIT-1",
+            use.targets[0] if use.targets else None, tuple([t.name for t in use.targets]), "R-D20-HIT-1",
             drop_kind="attack")
         return Check(Outcome.HIT)
 
