@@ -77,7 +77,6 @@ class WalkPolicy:
     judged: Judged | None = None
 
 
-
 #: tcgt's walk (R-PLAN-3): every entry once, no limit.
 EVERY_ENTRY = WalkPolicy()
 
