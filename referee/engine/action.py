@@ -33,6 +33,16 @@ CastHook = Callable[[Resolution, Fighter, int, Skill, list[Fighter], tuple[int, 
 EntryHook = Callable[[Resolution, Fighter, int, Skill, tuple[int, ...]], bool]
 
 
+#: One entry the walk passes over: its entry, reason, the deciding clause's
+#: line and the rule (``skill_passed``'s arguments).
+Passed = tuple[int, str, int | None, str]
+
+#: A judged walk's findings (:attr:`WalkPolicy.judged`): the entries passed
+#: over, in the walk's order, then the entry used, its candidates (empty
+#: for a maintain start) and the panels paying it (R-PAN-3).
+Judged = tuple[list[Passed], int, list[Fighter], tuple[int, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class WalkPolicy:
     """What an action shape asks of the skill walk (R-PLAN-3) beyond tcgt's
@@ -51,6 +61,10 @@ class WalkPolicy:
         entries are passed as ``offensive_limit`` (R-SOUL-ACT-2).
     :param cast: may make a use a delayed cast (R-WIZ-CAST-1).
     :param entry_hook: may use an offensive entry itself (R-SOUL-TERR-2).
+    :param judged: what a judge of this walk found on the state the walk
+        starts from (d20pool's judged walk, R-D20-TURN-1/2; :data:`Judged`):
+        the walk writes those passes and uses that entry without asking
+        again.  Only with ``max_uses=1`` and no other field set.
     """
 
     max_uses: int | None = None
@@ -60,6 +74,7 @@ class WalkPolicy:
     offensive_uses: int | None = None
     cast: CastHook | None = None
     entry_hook: EntryHook | None = None
+    judged: Judged | None = None
 
 
 #: tcgt's walk (R-PLAN-3): every entry once, no limit.
@@ -180,6 +195,8 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
     caller has just computed it on the same state (it draws nothing, so it is
     reused)."""
     order, lines, filters = walk_order(b, f) if prepared is None else prepared
+    if policy.judged is not None:
+        return _walk_judged(b, f, order, lines, policy.judged)
     max_uses, spent, main_use, cast = policy.max_uses, policy.spent, policy.main_use, policy.cast
     offensive_uses, entry_hook = policy.offensive_uses, policy.entry_hook
     if policy.skip_maintain:
@@ -256,6 +273,40 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
                 _pass_rest(b, f, order, entry, spent)
                 break
     return attacked
+
+
+def _walk_judged(b: Resolution, f: Fighter, order: list[int], lines: list[int], judged: Judged) -> bool:
+    """The walk of one use (R-PLAN-3, R-D20-TURN-2) whose tests a judge made
+    on this same state: its order and passes, then the judged entry's use or
+    maintain start; the events and draws of the walk that asks them again."""
+    passes, entry, pool, base = judged
+    write_walk_start(b, f, order, lines, passes)
+    skill = f.skills[entry]
+    if skill.is_maintain:
+        start_maintain(b, f, entry, skill, base)
+        return False
+    area = b.mechanics.area
+    choice = area.choose(b, f, skill, pool, base)
+    area.announce(b, f, skill, pool, choice)
+    use_skill(b, f, entry, skill, choice.targets, choice.panels)
+    b.check_end()
+    return not skill.targets_allies
+
+
+def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[int], passes: list[Passed]) -> None:
+    """The decision events a walk writes before its first use (R-PLAN-3):
+    its order, then each entry it passed over, as :func:`skill_passed`
+    writes them -- from a judge's findings on the same state (d20pool's
+    judged walk, R-D20-TURN-1/2), in one loop.  Nothing in a lean resolution."""
+    if not b.decisions:
+        return
+    turn, name, skills, emit = b.turn, f.name, f.skills, b.emit
+    emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple([skills[i].id for i in order]),
+                      moved_by=tuple(lines)))
+    for entry, reason, line, rule in passes:
+        skill = skills[entry]
+        emit(E.SkillPassed(turn=turn, actor=name, skill=skill.id, entry=entry, reason=reason, line=line,
+                           detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
 
 
 def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:

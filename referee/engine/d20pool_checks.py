@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.board import Square
 from referee.engine.rng import Rng
@@ -82,9 +83,11 @@ def boost_amount(requested: int, expression: int, hp: int) -> int:
     return max(0, min(requested, expression, hp - 1))
 
 
-@dataclass(frozen=True, slots=True)
-class PoolCheck:
-    """One keep-highest check, every fact the ``d20_check`` event carries."""
+class PoolCheck(NamedTuple):
+    """One keep-highest check, every fact the ``d20_check`` event carries.
+    A named tuple, not a frozen dataclass: every check of a battle builds
+    one, and a frozen dataclass stores each of its eleven fields through
+    ``object.__setattr__`` (issue 13); it is as immutable."""
 
     pool: int  # dice before drops (the ability)
     dropped: int
@@ -106,9 +109,8 @@ def roll_pool(rng: Rng, pool: int, *, dropped: int = 0, printed: int = 0, boost:
     highest die]) on ``stream``, die by die; achievement = highest + printed +
     drop bonus x dropped + boost (+ ``critical_bonus`` on a critical); every
     die a 1 is a fumble, achievement 0 whatever the modifiers."""
-    count = max(1, pool - dropped)
-    die, sides = rng.die, params.sides
-    dice = (die(stream, sides),) if count == 1 else tuple([die(stream, sides) for _ in range(count)])
+    sides = params.sides
+    dice = rng.dice(stream, sides, max(1, pool - dropped))  # die by die, in one call
     highest = max(dice)
     critical = sides in dice
     fumble = highest == 1  # every die a 1: faces are 1..sides, so the highest tells
@@ -137,19 +139,22 @@ def ring_number(square: Square, width: int, height: int) -> int:
     return 1 + min(f, r, width - 1 - f, height - 1 - r)
 
 
-def _tied(contenders: Sequence[str], keys: Mapping[str, list[int]]) -> set[str]:
-    """The contenders whose key equals, or is a prefix of, another's.  In
-    sorted order a key's extensions and equals come right after it, so only
-    the next key need be compared (O(n log n), not n squared).  Keys are
-    lists, which order element by element, a prefix first, as tuples do."""
-    ordered = sorted(contenders, key=keys.__getitem__)
+def _tied(ordered: Sequence[str], keys: Mapping[str, list[int]]) -> set[str]:
+    """The contenders whose key equals, or is a prefix of, another's;
+    ``ordered``: the contenders sorted by key.  In sorted order a key's
+    extensions and equals come right after it, so only the next key need be
+    compared (O(n log n), not n squared).  Keys are lists, which order
+    element by element, a prefix first, as tuples do."""
     tied: set[str] = set()
-    for here, after in zip(ordered, ordered[1:]):
-        key, next_key = keys[here], keys[after]
+    here = ordered[0]
+    key = keys[here]
+    for after in ordered[1:]:
+        next_key = keys[after]
         if next_key[:len(key)] == key:
             tied.add(here)
             if next_key == key:  # equal keys: both roll
                 tied.add(after)
+        here, key = after, next_key
     return tied
 
 
@@ -168,15 +173,19 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
             keys[name] = []
     if len(contenders) < 2:
         return list(contenders)
+    by_key = keys.__getitem__
     while True:
-        tied = _tied(contenders, keys)
+        ordered = sorted(contenders, key=by_key)
+        tied = _tied(ordered, keys)
         if not tied:
-            break
+            # No key is a prefix of another (nor equal), so list order is
+            # element-by-element order and the keys are distinct: best first
+            # is the sorted order reversed.
+            ordered.reverse()
+            return ordered
         for name in contenders:  # roster order
             if name in tied:
                 keys[name].append(roll(name))
-    # No key is now a prefix of another, so list order is element-by-element order.
-    return sorted(contenders, key=keys.__getitem__, reverse=True)
 
 
 def select_next(unacted: Sequence[tuple[str, int]], keys: dict[str, list[int]],

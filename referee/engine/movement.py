@@ -55,16 +55,54 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
     (a d20pool shift, R-D20-MOVE-1, which reports its end once) emits no
     ``stayed``.  The step is the move's last, so it never ends where the
     mover may not stop (R-ORM-MOVE-2)."""
-    return step_by(b, f, pick_move(b, f), attacked, report_stay=report_stay)
+    # take_step, inline: every character's every turn comes here
+    areas, what, toward, line, rule = decide_step(b, f, pick_move(b, f), attacked)
+    if not areas:
+        return _stay(b, f, what, line, rule, report_stay)
+    _move(b, f, choose(b.rng, "ties", areas), what, toward, line, rule)
+    return None
+
+
+#: What the movement decision (R-MOVE-3..8) decided for one step, before the
+#: draw among tied areas: ``(areas, what, toward, line, rule)``.  ``areas``
+#: empty: the character stays and ``what`` says why; else it steps to one of
+#: ``areas`` (drawn on ``ties``, canonical order), ``what`` being the step's
+#: mode and ``toward`` whom or where.  ``line``/``rule``: the deciding
+#: clause's line and the rule, as the ``moved`` or ``stayed`` event names them.
+Decision = tuple[tuple[Square, ...], str, str, int | None, str]
 
 
 def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report_stay: bool = True,
             last: bool = True) -> str | None:
-    """One step decided by ``pick``: the picked rule's stop test from where
-    ``f`` stands, then its step (R-MOVE-5, or R-MOVE-8's for ``keep away``).
+    """One step decided by ``pick`` (:func:`decide_step`), then taken: the
+    area drawn on ``ties`` among the decided ones, or the stay reported.
     ``last=False`` (one step of ORM's move, R-ORM-ACT-3) may enter an area
     where the mover may not stop; the move gives such steps back itself.
     Returns why ``f`` stayed, or None when it stepped."""
+    return take_step(b, f, decide_step(b, f, pick, attacked, last), report_stay)
+
+
+def take_step(b: Resolution, f: Fighter, decision: Decision, report_stay: bool = True) -> str | None:
+    """Carry out ``decision`` (:func:`decide_step`, made on this same state):
+    the area drawn on ``ties`` among the decided ones and the step taken,
+    or the stay reported (``report_stay``).  Returns why ``f`` stayed, or
+    None when it stepped."""
+    areas, what, toward, line, rule = decision
+    if not areas:
+        return _stay(b, f, what, line, rule, report_stay)
+    _move(b, f, choose(b.rng, "ties", areas), what, toward, line, rule)
+    return None
+
+
+def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last: bool = True) -> Decision:
+    """The decision of one step by ``pick``: the picked rule's stop test from
+    where ``f`` stands, then the areas its step may go to (R-MOVE-5, or
+    R-MOVE-8's for ``keep away``).  Moves no one and writes no event; its
+    only draw is R-MOVE-6's goal among tied enemies (on ``ties``, filled
+    into ``pick.goal``), so d20pool's support (R-D20-TURN-3 (2)) asks it,
+    with a non-drawing RNG, whether a step would be taken, and
+    :func:`step_by` takes the step it decides (the same draws in the same
+    order as deciding and stepping in one go)."""
     st = b.state
     clause = pick.clause
     goal = pick.goal
@@ -74,47 +112,48 @@ def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report
     # the reason that actually kept it in place (docs/decisions.md).
     stuck = b.mechanics.movement.stuck(st, f)
     if stuck is not None:
-        return _stay(b, f, stuck, line, "R-MOVE-4" if stuck == "bound" else "R-MOVE-1", report_stay)
-    if isinstance(clause, Hold):
-        return _stay(b, f, "hold", line, "R-MOVE-7", report_stay)
-    if isinstance(clause, MoveToward):
-        assert isinstance(goal, Fighter)
-        if goal.square == f.square:
-            return _stay(b, f, "arrived", line, "R-MOVE-8", report_stay)
-        if clause.then_use is not None:
-            skill = b.ruleset.catalog.get(clause.then_use)
-            if st.metric.in_range(f.square, goal.square, skill.range):
-                return _stay(b, f, "in_reach", line, "R-MOVE-8", report_stay)
-        return _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8", report_stay, last)
-    if isinstance(clause, MoveTo):
-        assert clause.square is not None
-        dest = clause.square
-        if not st.graph.contains(dest) and b.state.kept is not None:
-            dest = b.state.kept.clamp(dest)  # R-NARROW-4
-        if dest == f.square:
-            return _stay(b, f, "arrived", line, "R-MOVE-8", report_stay)
-        if clause.then_use is not None:
-            skill = b.ruleset.catalog.get(clause.then_use)
-            if st.metric.in_range(f.square, dest, skill.range):
-                return _stay(b, f, "in_reach", line, "R-MOVE-8", report_stay)
-        return _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8", report_stay, last)
-    if isinstance(clause, KeepAway):
-        return _keep_away(b, f, line, report_stay)
+        return (), stuck, "", line, "R-MOVE-4" if stuck == "bound" else "R-MOVE-1"
+    if clause is not None:  # (the automatic approach, the most common, tests no clause kind)
+        if isinstance(clause, Hold):
+            return (), "hold", "", line, "R-MOVE-7"
+        if isinstance(clause, MoveToward):
+            assert isinstance(goal, Fighter)
+            if goal.square == f.square:
+                return (), "arrived", "", line, "R-MOVE-8"
+            if clause.then_use is not None:
+                skill = b.ruleset.catalog.get(clause.then_use)
+                if st.metric.in_range(f.square, goal.square, skill.range):
+                    return (), "in_reach", "", line, "R-MOVE-8"
+            return _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8", last)
+        if isinstance(clause, MoveTo):
+            assert clause.square is not None
+            dest = clause.square
+            if not st.graph.contains(dest) and b.state.kept is not None:
+                dest = b.state.kept.clamp(dest)  # R-NARROW-4
+            if dest == f.square:
+                return (), "arrived", "", line, "R-MOVE-8"
+            if clause.then_use is not None:
+                skill = b.ruleset.catalog.get(clause.then_use)
+                if st.metric.in_range(f.square, dest, skill.range):
+                    return (), "in_reach", "", line, "R-MOVE-8"
+            return _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8", last)
+        if isinstance(clause, KeepAway):
+            return _keep_away(b, f, line)
     # R-MOVE-3 / R-MOVE-6: automatic
     if attacked:
-        return _stay(b, f, "attacked", None, "R-MOVE-3", report_stay)
+        return (), "attacked", "", None, "R-MOVE-3"
     enemies = st.enemies_of(f)
     if not enemies:
-        return _stay(b, f, "no_enemy", None, "R-MOVE-6", report_stay)
-    r = reach(f)
+        return (), "no_enemy", "", None, "R-MOVE-6"
     team = f.team
-    if any(g.team != team for g in st.within(f.square, r)):
-        return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
+    for g in st.within(f.square, reach(f)):
+        if g.team != team:
+            return (), "in_reach", "", None, "R-MOVE-6"
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
-        return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", report_stay, last)
+        return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", last)
     tied, nearest = nearest_enemies(b, f, enemies)
     if nearest >= _NO_ROUTE and b.mechanics.movement.approach_needs_a_route:
-        return _stay(b, f, "no_route", None, "R-MOVE-6", report_stay)
+        return (), "no_route", "", None, "R-MOVE-6"
     if len(tied) > 1:
         team = f.team  # the occupancy index (issue 18)
         crowd = {e.name: sum(1 for o in occupants_at(st, e.square) if o.team != team) for e in tied}
@@ -122,7 +161,7 @@ def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report
         tied = [e for e in tied if crowd[e.name] == most]
     goal_f = choose(b.rng, "ties", tied)
     pick.goal = goal_f
-    return _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6", report_stay, last)
+    return _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6", last)
 
 
 def reach(f: Fighter) -> int:
@@ -131,6 +170,8 @@ def reach(f: Fighter) -> int:
     skills), not bound, payable with every non-maintained panel unused."""
     best = 0
     for i, s in enumerate(f.skills):
+        if s.range <= best:
+            continue  # cannot lengthen the reach: its other tests need not be asked
         if s.targets_allies or s.is_passive or s.is_maintain:
             continue
         if not (s.is_attack or s.is_obstruct) or f.entry_bound(i):
@@ -267,21 +308,20 @@ _NO_ROUTE = 10_000
 
 
 def _step_toward(b: Resolution, f: Fighter, dest: Square, mode: str, toward: str, line: int | None, rule: str,
-                 report_stay: bool = True, last: bool = True) -> str | None:
-    """R-MOVE-5's step toward ``dest``, ties drawn on ``ties``.  A ``last``
-    step is drawn only among the areas where ``f`` may stop (R-ORM-MOVE-2;
-    tcgt: every one, so nothing changes); none left: ``f`` stays, ``full``."""
+                 last: bool = True) -> Decision:
+    """R-MOVE-5's step toward ``dest`` (its areas; one is drawn on ``ties``
+    when it is taken).  A ``last`` step goes only to the areas where ``f``
+    may stop (R-ORM-MOVE-2; tcgt: every one, so nothing changes); none
+    left: ``f`` stays, ``full``."""
     movement = b.mechanics.movement
     steps = movement.toward(b.state, f, dest)
     if not steps:
-        return _stay(b, f, "no_route", line, rule, report_stay)
+        return (), "no_route", "", line, rule
     if last:
         steps = tuple(s for s in steps if movement.may_stop(b.state, f, s))
         if not steps:
-            return _stay(b, f, "full", line, "R-ORM-MOVE-2", report_stay)
-    step = choose(b.rng, "ties", steps)
-    _move(b, f, step, mode, toward, line, rule)
-    return None
+            return (), "full", "", line, "R-ORM-MOVE-2"
+    return steps, mode, toward, line, rule
 
 
 def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: int | None, rule: str) -> None:
@@ -298,7 +338,7 @@ def _stay(b: Resolution, f: Fighter, reason: str, line: int | None, rule: str, r
     return reason
 
 
-def _keep_away(b: Resolution, f: Fighter, line: int | None, report_stay: bool = True) -> str | None:
+def _keep_away(b: Resolution, f: Fighter, line: int | None) -> Decision:
     """R-MOVE-8 ``keep away from enemies``: farthest from the nearest enemy,
     then fewest enemies at that distance, staying wins ties, then R-RNG-1.
 
@@ -309,7 +349,7 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None, report_stay: bool = 
     st = b.state
     enemies = st.enemies_of(f)
     if not enemies:
-        return _stay(b, f, "keep_away", line, "R-MOVE-8", report_stay)
+        return (), "keep_away", "", line, "R-MOVE-8"
     movement = b.mechanics.movement
     # R-ORM-MOVE-2: only areas where it may stop are weighed (tcgt: every one)
     options = [f.square, *(s for s in movement.legal_steps(st, f) if movement.may_stop(st, f, s))]
@@ -323,7 +363,5 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None, report_stay: bool = 
     keys = {s: key(s) for s in options}  # each square weighed once (issue 18: it was three times)
     best = min(keys.values())
     if keys[f.square] == best:
-        return _stay(b, f, "keep_away", line, "R-MOVE-8", report_stay)
-    tied = [s for s in options if keys[s] == best]
-    _move(b, f, choose(b.rng, "ties", tied), "clause", "away", line, "R-MOVE-8")
-    return None
+        return (), "keep_away", "", line, "R-MOVE-8"
+    return tuple(s for s in options if keys[s] == best), "clause", "away", line, "R-MOVE-8"

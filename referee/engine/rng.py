@@ -49,6 +49,10 @@ class Rng(Protocol):
         """One die of ``faces`` faces, ``1 + randrange(faces)`` (R-VAR-2); 1
         without a draw for a one-faced die."""
 
+    def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        """``count`` dice of ``faces`` faces, in draw order: what ``count``
+        calls of :meth:`die` give, drawn in one call (a check's pool)."""
+
 
 def _check_stream(stream: str) -> None:
     if stream not in STREAMS:
@@ -75,11 +79,13 @@ class BattleRng:
     True
     """
 
-    __slots__ = ("seed", "_streams", "draws")
+    __slots__ = ("seed", "_streams", "_bits", "draws")
 
     def __init__(self, seed: int | str) -> None:
         self.seed = seed
         self._streams = {name: random.Random(f"{seed}:{name}") for name in STREAMS}
+        #: Each stream's ``getrandbits``, which :meth:`randrange` draws with.
+        self._bits = {name: stream.getrandbits for name, stream in self._streams.items()}
         #: Number of draws made per stream (diagnostics and tests).
         self.draws: dict[str, int] = {name: 0 for name in STREAMS}
 
@@ -94,15 +100,31 @@ class BattleRng:
     def randrange(self, stream: str, n: int) -> int:
         """``randrange(n)``; no draw when n == 1 (R-RNG-1).
 
+        Drawn as :meth:`random.Random.randrange` draws ``randrange(n)``
+        (CPython 3.11+: ``_randbelow``, rejection sampling on
+        ``getrandbits(n.bit_length())``), inline: every die of a check and
+        every tie goes through here, and the library's three Python-level
+        calls per draw were most of a die's cost.  Same numbers, same
+        order, same stream state (tests/engine/test_rng_draws.py holds the
+        two equal).
+
         :raises ValueError: if ``n`` < 1.
         """
-        _check_stream(stream)
-        if n < 1:
-            raise ValueError("a choice needs at least one candidate")
-        if n == 1:
+        try:
+            bits = self._bits[stream]
+        except KeyError:
+            _check_stream(stream)  # raises: an unknown stream
+            raise
+        if n <= 1:
+            if n < 1:
+                raise ValueError("a choice needs at least one candidate")
             return 0
         self.draws[stream] += 1
-        return self._streams[stream].randrange(n)
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
 
     def die(self, stream: str, faces: int) -> int:
         """``1 + randrange(faces)``: the same draw as a choice among the faces.
@@ -111,6 +133,23 @@ class BattleRng:
         1
         """
         return 1 + self.randrange(stream, faces)
+
+    def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        """``count`` calls of :meth:`die` in one: the same draws, in the same
+        order (:meth:`randrange`'s rejection sampling, per die), without a
+        call per die -- a d20pool check rolls several (R-D20-CHECK-1)."""
+        bits = self._bits.get(stream)
+        if bits is None or faces <= 1 or count <= 0:
+            return tuple([self.die(stream, faces) for _ in range(count)])  # no draw, or an error
+        self.draws[stream] += count
+        k = faces.bit_length()
+        out = []
+        for _ in range(count):
+            r = bits(k)
+            while r >= faces:
+                r = bits(k)
+            out.append(r + 1)
+        return tuple(out)
 
 
 def choose(rng: Rng, stream: str, candidates: Sequence[T]) -> T:
@@ -175,6 +214,9 @@ class ScriptedRng:
 
     def die(self, stream: str, faces: int) -> int:
         return self._scripted(stream, faces, 1, "die")
+
+    def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        return tuple([self.die(stream, faces) for _ in range(count)])
 
     def _scripted(self, stream: str, n: int, first: int, kind: str) -> int:
         """The next scripted outcome among ``first .. first + n - 1`` (an index

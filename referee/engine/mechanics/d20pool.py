@@ -20,7 +20,9 @@ from fractions import Fraction
 from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import WalkPolicy, begin_action, entry_barred, maintenance, skill_passed, walk, walk_order
+from referee.engine.action import (
+    Judged, Passed, WalkPolicy, begin_action, entry_barred, maintenance, walk, walk_order, write_walk_start,
+)
 from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Preference, Ride, SelfRecover
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -30,7 +32,7 @@ from referee.engine.d20pool_checks import (
 )
 from referee.engine.mechanics.protocols import Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
-from referee.engine.movement import move_step
+from referee.engine.movement import Decision, decide_step, move_step, pick_move, take_step
 from referee.engine.panels import plan_payment
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
@@ -145,14 +147,21 @@ class AreaNumber:
         keys: dict[str, list[int]] = {}
         fixed_order = [f.name for f in state.order] if fixed else []
         fighters = state.fighters
+        by_name = state.by_name
         act = ctx.mechanics.action.act
         rings = ring_table(width, height)
+        # The fighters not yet selected this round, roster order: a selection
+        # reads only these (the chosen one leaves the list as it is marked
+        # acted, and only a selection marks one), not the whole roster at
+        # every selection.
+        pending = list(fighters)
+        turn = ctx.turn  # the round's number: it does not change while the round is played
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
-            sq = state.by_name[name].square
-            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=rings[sq.file][sq.rank],
-                                roll=face, key=(*keys.get(name, ()), face), rule="R-D20-ORDER-3"))
+            sq = by_name[name].square
+            ctx.emit(E.TurnRoll(turn=turn, actor=name, number=rings[sq.file][sq.rank],
+                                roll=face, key=(*keys[name], face), rule="R-D20-ORDER-3"))
             return face
 
         while True:
@@ -163,8 +172,8 @@ class AreaNumber:
             else:
                 # R-D20-ORDER-1: the unacted standing on the highest number, roster order
                 top, contenders = -1, []
-                for f in fighters:
-                    if f.down or f.acted:
+                for f in pending:
+                    if f.down:
                         continue
                     sq = f.square
                     number = rings[sq.file][sq.rank]
@@ -176,10 +185,12 @@ class AreaNumber:
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
-            chosen = state.by_name[ranked[0]]
+            chosen = by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
+            if not fixed:
+                pending.remove(chosen)
             square = chosen.square
-            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=square,
+            ctx.emit(E.TurnSelected(turn=turn, actor=chosen.name, square=square,
                                     number=rings[square.file][square.rank],
                                     contenders=tuple(ranked), rule=rule))
             act(ctx, chosen)
@@ -220,31 +231,53 @@ def shift_blocker(state: BattleState, f: Fighter) -> str | None:
 
 class _NoDraws:
     """An ``Rng`` for judging a decision without drawing (R-D20-TURN-2/3's
-    "judged without draws"): every tie takes its first candidate."""
+    "judged without draws"): every tie takes its first candidate.  ``drew``:
+    whether the decision met a draw the battle's RNG would have made (a
+    choice among two or more, a die of two or more faces, any chance):
+    without one, the judged decision is the one the battle's RNG makes."""
+
+    __slots__ = ("drew",)
+
+    def __init__(self) -> None:
+        self.drew = False
 
     def chance(self, stream: str, p: Fraction | float) -> bool:
+        self.drew = True
         return False
 
     def randrange(self, stream: str, n: int) -> int:
+        if n > 1:
+            self.drew = True
         return 0
 
     def die(self, stream: str, faces: int) -> int:
+        if faces > 1:
+            self.drew = True
         return 1
 
+    def dice(self, stream: str, faces: int, count: int) -> tuple[int, ...]:
+        if faces > 1 and count > 0:
+            self.drew = True
+        return (1,) * count
 
-def would_step(ctx: Resolution, f: Fighter, attacked: bool) -> bool:
+
+def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decision | None]:
     """R-D20-TURN-3 (2): whether the movement decision (R-MOVE-5..8) would
-    take a step now, judged without draws and without a trace: the decision
-    is run with a non-drawing RNG into a scratch event list, then undone."""
+    take a step now, judged without draws and without a trace: the
+    decision alone (:func:`decide_step`, which moves no one and writes
+    nothing) with a non-drawing RNG, every tie taking its first candidate.
+    Second: that decision when judging it met no draw -- then it is what the
+    battle's RNG decides on this same state, and the shift's first step
+    takes it rather than deciding again (None: decide again)."""
     if attacked and not f.plan.moves:
-        return False  # R-MOVE-3: no movement clause, and an attacker does not approach
-    rng, events, square = ctx.rng, ctx.events, f.square
-    ctx.rng, ctx.events = _NoDraws(), []
+        return False, None  # R-MOVE-3: no movement clause, and an attacker does not approach
+    rng, judge = ctx.rng, _NoDraws()
+    ctx.rng = judge
     try:
-        return move_step(ctx, f, attacked, report_stay=False) is None
+        decision = decide_step(ctx, f, pick_move(ctx, f), attacked)
     finally:
-        ctx.rng, ctx.events = rng, events
-        ctx.state.move(f, square)
+        ctx.rng = rng
+    return bool(decision[0]), None if judge.drew else decision
 
 
 # ------------------------------------------------------------------ the turn
@@ -266,11 +299,14 @@ class SupportAndAction(NoInnateSkills):
             ride_action(ctx, f, *ride)
             if not f.down:
                 self.support(ctx, f, True, first=False)  # a push or grapple counts as attacking
-        elif (passes := judge_walk(ctx, f, prepared := walk_order(ctx, f))) is None:
-            attacked = walk(ctx, f, WalkPolicy(max_uses=self.uses), prepared=prepared)
+        elif (judged := judge_walk(ctx, f, prepared := walk_order(ctx, f)))[1] is not None:
+            # the walk takes the judge's findings on this same state rather than asking again
+            policy = WalkPolicy(max_uses=1, judged=judged) if self.uses == 1 else WalkPolicy(max_uses=self.uses)
+            attacked = walk(ctx, f, policy, prepared=prepared)
             if not f.down:
                 self.support(ctx, f, attacked, first=False)
         else:
+            passes = judged[0]
             changed = self.support(ctx, f, False, first=True)
             if changed:
                 if not f.down:
@@ -303,11 +339,11 @@ class SupportAndAction(NoInnateSkills):
                                    rule="R-D20-TURN-3"))
                 ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
                 return True
-        wants = would_step(ctx, f, attacked)
+        wants, decided = judge_step(ctx, f, attacked)
         blocker = shift_blocker(ctx.state, f) if wants else None
         if wants and blocker is None:
             ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
-            self.shift(ctx, f, attacked)
+            self.shift(ctx, f, attacked, decided)
             return True
         if f.hp < f.max_hp:
             ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
@@ -318,14 +354,20 @@ class SupportAndAction(NoInnateSkills):
                            rule="R-D20-TURN-3"))
         return False
 
-    def shift(self, ctx: Resolution, f: Fighter, attacked: bool) -> None:
+    def shift(self, ctx: Resolution, f: Fighter, attacked: bool, decided: Decision | None = None) -> None:
         """R-D20-MOVE-1: up to 移動力 steps, each decided afresh; ends when the
-        decision is to stay or the points are spent."""
+        decision is to stay or the points are spent.  ``decided``: the first
+        step's decision, made on this same state with no draw met
+        (:func:`judge_step`)."""
         movement = ctx.mechanics.movement
         points = movement.points(f) if isinstance(movement, PointsMovement) else 1
         steps, reason, line = 0, "no_points", None
         while steps < points:
-            stayed = move_step(ctx, f, attacked, report_stay=False)
+            if decided is not None:
+                stayed = take_step(ctx, f, decided, report_stay=False)
+                decided = None
+            else:
+                stayed = move_step(ctx, f, attacked, report_stay=False)
             if stayed is not None:
                 reason = stayed
                 break
@@ -342,23 +384,27 @@ Prepared = tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]
 #: One entry the walk passes over: a ``skill_passed`` event's entry, reason,
 #: line and rule (its detail, the cost of an unpayable entry, is written
 #: only when the event is).
-Pass = tuple[int, str, int | None, str]
+Pass = Passed
 
 
-def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> list[Pass] | None:
+def judge_walk(ctx: Resolution, f: Fighter,
+               prepared: Prepared | None = None) -> Judged | tuple[list[Pass], None, None, None]:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now (a use
-    with a target, a heal, a maintain start: None), judged without draws or
-    events by the walk's own tests (R-PLAN-3..5) in the walk's order; else
-    every entry it would pass over, with the walk's reason.  Why the reasons:
-    when the support that follows changes nothing (R-D20-TURN-3 (4)), the
-    walk's events are these, written by :func:`write_passes` without asking
-    every entry again (the walk of ``referee.engine.action`` with one use,
-    no hooks: tests/engine/test_r_d20_engine.py holds the two equal)."""
+    with a target, a heal, a maintain start), judged without draws or
+    events by the walk's own tests (R-PLAN-3..5) in the walk's order: the
+    entries it would pass over, with the walk's reason, then the entry it
+    would use, that entry's candidates and the panels paying it (None,
+    None, None: it uses none).  Why
+    the reasons and candidates: the walk that follows on this same state
+    takes them (``WalkPolicy.judged``) rather than asking every entry again,
+    and when the support changes nothing (R-D20-TURN-3 (4)), the walk's
+    events are the passes, written by :func:`write_passes` (the walk of
+    ``referee.engine.action`` with one use, no hooks:
+    tests/engine/test_properties_d20pool.py holds them equal)."""
     order, _, filters = walk_order(ctx, f) if prepared is None else prepared
     passes: list[Pass] = []
     if f.down or f.hp <= 0 or f.active is None:
-        return passes  # the walk stops before its first entry
-    st = ctx.state
+        return passes, None, None, None  # the walk stops before its first entry
     frozen = f.freeze > 0  # a frozen character has no action [decision]
     panels = f.panels[f.active]
     skills = f.skills
@@ -368,22 +414,22 @@ def judge_walk(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) ->
             passes.append((entry, "passive", None, "R-SK-2"))
         elif (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
             passes.append((entry, *barred))
-        elif plan_payment(panels, skill.cost) is None:
+        elif (base := plan_payment(panels, skill.cost)) is None:
             passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
-            return None  # a maintain start
+            return passes, entry, [], base  # a maintain start
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
-                return None  # a use
+                return passes, entry, cands.pool, base  # a use
             passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
-    return passes
+    return passes, None, None, None
 
 
 def action_available(ctx: Resolution, f: Fighter, prepared: Prepared | None = None) -> bool:
     """R-D20-TURN-1/2: whether the skill walk would use an entry now,
     judged without draws or events (:func:`judge_walk`)."""
-    return judge_walk(ctx, f, prepared) is None
+    return judge_walk(ctx, f, prepared)[1] is not None
 
 
 def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[Pass]) -> None:
@@ -391,14 +437,8 @@ def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[P
     every entry passed over, as :func:`judge_walk` found them on this same
     state.  Decision events only: nothing the engine decides reads them, so
     a resolution that does not build decision events writes none."""
-    if not ctx.decisions:  # a lean resolution (issue 18), where it exists
-        return
     order, lines, _ = prepared
-    turn, name, skills = ctx.turn, f.name, f.skills
-    ctx.emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple(skills[i].id for i in order),
-                          moved_by=tuple(lines)))
-    for entry, reason, line, rule in passes:
-        skill_passed(ctx, f, entry, reason, line, rule)
+    write_walk_start(ctx, f, order, lines, passes)
 
 
 # ------------------------------------------------------------------ push and grapple
@@ -523,32 +563,27 @@ class D20Pool(QuietHitHooks):
         with ``other`` as ``target`` and HP before the boost --, the boost
         paid (one ``damage`` event, cause ``boost``), then the dice
         (R-D20-CHECK-1..4)."""
-        pool = ability_of(roller, ability)
+        pool = roller.abilities.get(ability, 0)  # ability_of, inline: every check reads it
         clauses = d20_clauses(roller)
         drops = clauses.drops.get(drop_kind, ())
         lifts = clauses.boosts.get(drop_kind, ()) if boost else ()
-        drop: CheckDrop | None = None
-        lift: CheckBoost | None = None
+        dropped = boosted = 0
         if drops or lifts:  # the first of each kind that holds (R-D20-CHECK-3/4)
             cctx = CondContext(ctx.state, roller, None, other)
             drop = next((c for c in drops if roller.clause_active(c.line) and c.when(cctx)), None)
             lift = next((c for c in lifts if roller.clause_active(c.line) and c.when(cctx)), None)
-        dropped = 0 if drop is None else dropped_dice(pool, drop.count)
-        boosted = 0 if lift is None else boost_amount(lift.amount, ability_of(roller, self.spec.boost_cap), roller.hp)
-        if boosted > 0:
-            ctx.lose_hp(roller, boosted, "boost", actor=roller.name, skill=skill, rule="R-D20-CHECK-4")
-        return self._roll(ctx, roller, kind, ability, printed, skill, targets, rule, dropped, boosted)
-
-    def _roll(self, ctx: Resolution, roller: Fighter, kind: str, ability: Ability, printed: int,
-              skill: str | None, targets: tuple[str, ...], rule: str, dropped: int = 0, boost: int = 0) -> PoolCheck:
-        check = roll_pool(ctx.rng, ability_of(roller, ability), dropped=dropped, printed=printed, boost=boost,
-                          params=self.params)
+            dropped = 0 if drop is None else dropped_dice(pool, drop.count)
+            boosted = 0 if lift is None else boost_amount(lift.amount, ability_of(roller, self.spec.boost_cap),
+                                                          roller.hp)
+            if boosted > 0:
+                ctx.lose_hp(roller, boosted, "boost", actor=roller.name, skill=skill, rule="R-D20-CHECK-4")
+        check = roll_pool(ctx.rng, pool, dropped=dropped, printed=printed, boost=boosted, params=self.params)
         if check.critical:
             d20_of(roller).tuning += 1
         ctx.emit(E.D20Check(
             turn=ctx.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
             pool=check.pool, dropped=check.dropped, dice=check.dice, highest=check.highest,
-            modifiers={"printed": check.printed, "drop": check.drop_modifier, "boost": check.boost,
+            modifiers={"printed": printed, "drop": check.drop_modifier, "boost": boosted,
                        "critical": check.critical_modifier},
             achievement=check.achievement, critical=check.critical, fumble=check.fumble, rule=rule))
         return check
@@ -559,7 +594,7 @@ class D20Pool(QuietHitHooks):
         on whatever it rolled: each target tests it in :meth:`check`."""
         d20_of(use.user).attack = self.roll_check(
             ctx, use.user, "attack", self.attack_ability(use), use.skill.damage, use.skill.id,
-            use.targets[0] if use.targets else None, tuple(t.name for t in use.targets), "R-D20-HIT-1",
+            use.targets[0] if use.targets else None, tuple([t.name for t in use.targets]), "R-D20-HIT-1",
             drop_kind="attack")
         return Check(Outcome.HIT)
 
