@@ -229,6 +229,14 @@ class BattleState:
     occupants: dict[int, list[Fighter]] = field(default_factory=dict)
     #: Living characters by army, in roster order.
     standing_by_team: dict[str, list[Fighter]] = field(default_factory=dict)
+    #: The bitset index of ranks and files (issue 18): each living character
+    #: is the bit ``1 << pos``; ``rank_below[k]`` holds the characters whose
+    #: rank + 1 is below ``k`` (``file_below`` the same for files; + 1: the
+    #: off-map waiting square's -1).  Ranks are disjoint, so the characters
+    #: of ranks r0..r1 are ``rank_below[r1 + 2] ^ rank_below[r0 + 1]``: any
+    #: box is four look-ups, and a one-area step changes one entry of each.
+    rank_below: list[int] = field(default_factory=list)
+    file_below: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
@@ -257,6 +265,20 @@ class BattleState:
                 occ[new_key] = [f]
             else:
                 _insert(there, f)
+            bit = 1 << f.pos
+            ranks, files = self.rank_below, self.file_below
+            a, z = old.rank + 2, square.rank + 2
+            lo, hi = (a, z) if a < z else (z, a)
+            a, z = old.file + 2, square.file + 2
+            flo, fhi = (a, z) if a < z else (z, a)
+            if hi > len(ranks) or fhi > len(files):  # beyond the map's lists: longer ones
+                self._rebuild_bits()
+                return
+            # the bit leaves (or joins) the entries between the two ranks, files
+            for k in range(lo, hi):
+                ranks[k] ^= bit
+            for k in range(flo, fhi):
+                files[k] ^= bit
 
     def set_down(self, f: Fighter, down: bool) -> None:
         """Mark ``f`` down (R-CHAR-2) or up again (R-D20-KO-2, R-D20-END-2):
@@ -275,6 +297,13 @@ class BattleState:
         else:
             _insert(team, f)
             _insert(self.occupants.setdefault(area_key(f.square), []), f)
+        bit = 1 << f.pos
+        for bits, start in ((self.rank_below, f.square.rank + 2), (self.file_below, f.square.file + 2)):
+            for k in range(start, len(bits)):
+                if down:
+                    bits[k] &= ~bit
+                else:
+                    bits[k] |= bit
 
     def reindex(self) -> None:
         """Build the kept indexes from the fighters (battle start)."""
@@ -286,6 +315,28 @@ class BattleState:
             if not f.down:
                 self.occupants.setdefault(area_key(f.square), []).append(f)
                 self.standing_by_team.setdefault(f.team, []).append(f)
+        self._rebuild_bits()
+
+    def _count_bits(self) -> tuple[list[int], list[int]]:
+        """``rank_below`` and ``file_below`` counted from the fighters: long
+        enough for the map's ranks and files (and any square a character
+        holds), plus the waiting square's -1 and one past the last."""
+        size = max(self.graph.width, self.graph.height)
+        for f in self.fighters:
+            size = max(size, f.square.rank + 1, f.square.file + 1)
+        ranks = [0] * (size + 2)
+        files = [0] * (size + 2)
+        for f in self.fighters:
+            if not f.down:
+                bit = 1 << f.pos
+                for k in range(f.square.rank + 2, size + 2):
+                    ranks[k] |= bit
+                for k in range(f.square.file + 2, size + 2):
+                    files[k] |= bit
+        return ranks, files
+
+    def _rebuild_bits(self) -> None:
+        self.rank_below, self.file_below = self._count_bits()
 
     def index_errors(self) -> list[str]:
         """Where the kept indexes differ from a recount (empty: none); the
@@ -302,84 +353,89 @@ class BattleState:
         kept = {t: v for t, v in self.standing_by_team.items() if v or t in teams}
         if kept != teams:
             errors.append(f"standing {self.standing_by_team} != recount {teams}")
+        ranks, files = self._count_bits()
+        n = min(len(ranks), len(self.rank_below))  # a longer kept list: entries past the map repeat the last
+        if ranks[:n] != self.rank_below[:n] or files[:n] != self.file_below[:n] \
+                or any(v != ranks[-1] for v in self.rank_below[n:]) or any(v != files[-1] for v in self.file_below[n:]):
+            errors.append(f"bits {self.rank_below} {self.file_below} != recount {ranks} {files}")
         return errors
 
-    def near(self, sq: Square, r: int) -> list[Fighter] | None:
+    def box_bits(self, sq: Square, r: int) -> int:
+        """The living characters within ``r`` files and ``r`` ranks of ``sq``
+        (cut to the map plus the off-map waiting square), as bits ``1 << pos``
+        of the bitset index: four look-ups, whatever the box's size (issue 18)."""
+        if r < 0:
+            return 0
+        ranks = self.rank_below
+        top = len(ranks) - 1
+        graph = self.graph
+        lo, hi = sq.rank - r + 1, sq.rank + r + 2  # entries: rank + 1, and one past
+        if lo < 0:
+            lo = 0
+        if hi > graph.height + 1:
+            hi = graph.height + 1
+        if hi > top:
+            hi = top
+        if lo >= hi:
+            return 0
+        bits = ranks[hi] ^ ranks[lo]
+        if not bits:
+            return 0
+        files = self.file_below
+        lo, hi = sq.file - r + 1, sq.file + r + 2
+        if lo < 0:
+            lo = 0
+        if hi > graph.width + 1:
+            hi = graph.width + 1
+        if hi > top:
+            hi = top
+        if lo >= hi:
+            return 0
+        return bits & (files[hi] ^ files[lo])
+
+    def members(self, bits: int) -> list[Fighter]:
+        """The characters of ``bits`` (the bitset index's ``1 << pos``), in
+        roster order: the bits low to high, no sort (R-RNG-1)."""
+        fighters = self.fighters
+        out: list[Fighter] = []
+        while bits:
+            low = bits & -bits
+            out.append(fighters[low.bit_length() - 1])
+            bits ^= low
+        return out
+
+    def near(self, sq: Square, r: int) -> list[Fighter]:
         """Living characters within ``r`` files and ``r`` ranks of ``sq`` (the
         Chebyshev box every range metric stays inside, metric.py), in roster
-        order, read from the occupancy index; None when the box holds more
-        than twice as many areas as there are living characters, or when
-        fewer than four are living (then scanning the army is cheaper).  Callers still apply their metric's ``in_range``: this only
-        narrows what is scanned, so the result never depends on it (issue 18)."""
-        if r < 0:
-            return []
-        by_team = self.standing_by_team
-        alive = len(by_team.get(WHITE, ())) + len(by_team.get(BLACK, ()))
-        if alive < 4:
-            return None  # a scan of so few is as cheap as any box
-        # the box, cut to the map plus the off-map waiting square (-1, -1)
-        graph = self.graph
-        f0, f1 = max(sq.file - r, -1), min(sq.file + r, graph.width - 1)
-        r0, r1 = max(sq.rank - r, -1), min(sq.rank + r, graph.height - 1)
-        # a box area costs one dict look-up, a character a metric call: the box
-        # is read while it has at most twice as many areas as living characters
-        if (f1 - f0 + 1) * (r1 - r0 + 1) > 2 * alive or len(by_team) > 2:
-            return None
-        get = self.occupants.get
-        out: list[Fighter] = []
-        for rank in range(r0, r1 + 1):
-            row = rank * _RANK_STRIDE
-            for file in range(f0, f1 + 1):
-                at = get(row + file)
-                if at:
-                    out += at
-        out.sort(key=ROSTER_ORDER)
-        return out
+        order, read from the bitset index.  Callers still apply their
+        metric's ``in_range``: this only narrows what is scanned, so the
+        result never depends on it (issue 18)."""
+        return self.members(self.box_bits(sq, r))
 
     def within(self, sq: Square, r: int) -> list[Fighter]:
         """The living characters within range ``r`` of ``sq`` by the ruleset's
-        metric (R-RANGE-1), in roster order: the occupancy index's box
-        (:meth:`near`) when it is cheaper, with no ``in_range`` call when the
-        metric promises its range is that box (``box_is_range``); else the
-        army, each asked.  The one range scan of candidates, ``within``
-        counts, the ally domain and the approach's reach (issue 18)."""
-        near = self.near(sq, r)
+        metric (R-RANGE-1), in roster order: the bitset index's box
+        (:meth:`near`), with no ``in_range`` call when the metric promises
+        its range is that box (``box_is_range``); else each of the box asked.
+        The one range scan of candidates, ``within`` counts, the ally domain
+        and the approach's reach (issue 18)."""
+        near = self.members(self.box_bits(sq, r))
         metric = self.metric
-        if near is not None and metric.box_is_range:
+        if metric.box_is_range:
             return near
         in_range = metric.in_range
-        return [g for g in (self.fighters if near is None else near) if not g.down and in_range(sq, g.square, r)]
+        return [g for g in near if in_range(sq, g.square, r)]
 
     def ring(self, sq: Square, d: int) -> list[Fighter]:
         """Living characters at Chebyshev distance exactly ``d`` from ``sq``
         (the ``d``-th ring of areas around it, cut to the map plus the
-        off-map waiting square), in no particular order: the approach reads
-        the nearest enemies ring by ring (R-MOVE-6, issue 18).  Ring 0 is
-        ``sq`` itself."""
-        get = self.occupants.get
-        if d == 0:
-            return list(get(sq.rank * _RANK_STRIDE + sq.file, ()))
-        graph = self.graph
-        lo_f, hi_f, lo_r, hi_r = sq.file - d, sq.file + d, sq.rank - d, sq.rank + d
-        f0, f1 = max(lo_f, -1), min(hi_f, graph.width - 1)
-        r0, r1 = max(lo_r, -1), min(hi_r, graph.height - 1)
-        out: list[Fighter] = []
-        if f0 > f1 or r0 > r1:
-            return out
-        for rank in (lo_r, hi_r):  # the bottom and top rows, whole
-            if r0 <= rank <= r1:
-                row = rank * _RANK_STRIDE
-                for file in range(f0, f1 + 1):
-                    at = get(row + file)
-                    if at:
-                        out += at
-        for file in (lo_f, hi_f):  # the left and right columns, less the corners
-            if f0 <= file <= f1:
-                for rank in range(max(r0, lo_r + 1), min(r1, hi_r - 1) + 1):
-                    at = get(rank * _RANK_STRIDE + file)
-                    if at:
-                        out += at
-        return out
+        off-map waiting square), in roster order: the approach reads the
+        nearest enemies ring by ring (R-MOVE-6, issue 18).  Ring 0 is ``sq``
+        itself.  The box of ``d`` less the box of ``d - 1``."""
+        bits = self.box_bits(sq, d)
+        if bits and d > 0:
+            bits &= ~self.box_bits(sq, d - 1)
+        return self.members(bits)
 
     def living(self) -> list[Fighter]:
         return [f for f in self.fighters if not f.down]
