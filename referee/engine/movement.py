@@ -108,7 +108,7 @@ def step_by(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, *, report
         return _stay(b, f, "no_enemy", None, "R-MOVE-6", report_stay)
     r = reach(f)
     team = f.team
-    if any(g.team != team for g in st.within(f.square, r)):
+    if st.count_within(f.square, r, st.side_bits(team, True)):
         return _stay(b, f, "in_reach", None, "R-MOVE-6", report_stay)
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
         return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", report_stay, last)
@@ -199,7 +199,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         graph = st.graph
         last = max(graph.width, graph.height)  # beyond this ring nothing is on the map
         budget = _RING_AREAS * len(enemies)  # areas read before a scan is cheaper
-        team = f.team
+        enemy_bits = st.side_bits(f.team, True)
         route = movement.route_length
         found: list[Fighter] = []
         best, d = _NO_ROUTE, 0
@@ -217,9 +217,8 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
 
         while d <= last and d <= best and budget > 0:
             budget -= 8 * d or 1
-            for g in st.ring(here, d):
-                if g.team != team:
-                    measure(g)
+            for g in st.ring(here, d, enemy_bits):
+                measure(g)
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read
             found.sort(key=ROSTER_ORDER)

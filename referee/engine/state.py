@@ -237,11 +237,17 @@ class BattleState:
     #: box is four look-ups, and a one-area step changes one entry of each.
     rank_below: list[int] = field(default_factory=list)
     file_below: list[int] = field(default_factory=list)
+    #: Living characters by army, as bits (``1 << pos``): an army's or its
+    #: enemies' part of a box is one ``&`` (issue 18).
+    team_bits: dict[str, int] = field(default_factory=dict)
+    #: The metric's ``box_is_range`` promise, read once (asked per range scan).
+    box_is_range: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
         for team in (WHITE, BLACK):
             self.start_counts[team] = sum(1 for f in self.fighters if f.team == team)
+        self.box_is_range = self.metric.box_is_range
         self.reindex()
 
     # -- the only places that change a character's square or down flag ------
@@ -298,6 +304,7 @@ class BattleState:
             _insert(team, f)
             _insert(self.occupants.setdefault(area_key(f.square), []), f)
         bit = 1 << f.pos
+        self.team_bits[f.team] = self.team_bits.get(f.team, 0) ^ bit
         for bits, start in ((self.rank_below, f.square.rank + 2), (self.file_below, f.square.file + 2)):
             for k in range(start, len(bits)):
                 if down:
@@ -316,6 +323,13 @@ class BattleState:
                 self.occupants.setdefault(area_key(f.square), []).append(f)
                 self.standing_by_team.setdefault(f.team, []).append(f)
         self._rebuild_bits()
+
+    def _count_teams(self) -> dict[str, int]:
+        teams = {WHITE: 0, BLACK: 0}
+        for f in self.fighters:
+            if not f.down:
+                teams[f.team] = teams.get(f.team, 0) | 1 << f.pos
+        return teams
 
     def _count_bits(self) -> tuple[list[int], list[int]]:
         """``rank_below`` and ``file_below`` counted from the fighters: long
@@ -337,6 +351,7 @@ class BattleState:
 
     def _rebuild_bits(self) -> None:
         self.rank_below, self.file_below = self._count_bits()
+        self.team_bits = self._count_teams()
 
     def index_errors(self) -> list[str]:
         """Where the kept indexes differ from a recount (empty: none); the
@@ -358,6 +373,9 @@ class BattleState:
         if ranks[:n] != self.rank_below[:n] or files[:n] != self.file_below[:n] \
                 or any(v != ranks[-1] for v in self.rank_below[n:]) or any(v != files[-1] for v in self.file_below[n:]):
             errors.append(f"bits {self.rank_below} {self.file_below} != recount {ranks} {files}")
+        teams_bits = self._count_teams()
+        if {t: v for t, v in self.team_bits.items() if v or t in teams_bits} != teams_bits:
+            errors.append(f"team bits {self.team_bits} != recount {teams_bits}")
         return errors
 
     def box_bits(self, sq: Square, r: int) -> int:
@@ -412,27 +430,42 @@ class BattleState:
         result never depends on it (issue 18)."""
         return self.members(self.box_bits(sq, r))
 
-    def within(self, sq: Square, r: int) -> list[Fighter]:
+    def within(self, sq: Square, r: int, mask: int = -1) -> list[Fighter]:
         """The living characters within range ``r`` of ``sq`` by the ruleset's
         metric (R-RANGE-1), in roster order: the bitset index's box
         (:meth:`near`), with no ``in_range`` call when the metric promises
         its range is that box (``box_is_range``); else each of the box asked.
-        The one range scan of candidates, ``within`` counts, the ally domain
-        and the approach's reach (issue 18)."""
-        near = self.members(self.box_bits(sq, r))
-        metric = self.metric
-        if metric.box_is_range:
+        ``mask``: only these bits (:meth:`side_bits`: one army or its
+        enemies), cut before any character is read.  The one range scan of
+        candidates, ``within`` counts, the ally domain and the approach's
+        reach (issue 18)."""
+        near = self.members(self.box_bits(sq, r) & mask)
+        if self.box_is_range:
             return near
-        in_range = metric.in_range
+        in_range = self.metric.in_range
         return [g for g in near if in_range(sq, g.square, r)]
 
-    def ring(self, sq: Square, d: int) -> list[Fighter]:
+    def count_within(self, sq: Square, r: int, mask: int = -1) -> int:
+        """``len(self.within(sq, r, mask))``: with a metric whose range is its
+        box, a count of bits, no character read (issue 18)."""
+        if self.box_is_range:
+            return (self.box_bits(sq, r) & mask).bit_count()
+        return len(self.within(sq, r, mask))
+
+    def side_bits(self, team: str, enemies: bool) -> int:
+        """The mask of ``team``'s army (``enemies`` False) or of everyone not
+        in it (True) for :meth:`within`, :meth:`count_within` and :meth:`ring`."""
+        bits = self.team_bits.get(team, 0)
+        return ~bits if enemies else bits
+
+    def ring(self, sq: Square, d: int, mask: int = -1) -> list[Fighter]:
         """Living characters at Chebyshev distance exactly ``d`` from ``sq``
         (the ``d``-th ring of areas around it, cut to the map plus the
         off-map waiting square), in roster order: the approach reads the
         nearest enemies ring by ring (R-MOVE-6, issue 18).  Ring 0 is ``sq``
-        itself.  The box of ``d`` less the box of ``d - 1``."""
-        bits = self.box_bits(sq, d)
+        itself.  The box of ``d`` less the box of ``d - 1``; ``mask`` as for
+        :meth:`within`."""
+        bits = self.box_bits(sq, d) & mask
         if bits and d > 0:
             bits &= ~self.box_bits(sq, d - 1)
         return self.members(bits)

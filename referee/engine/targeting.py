@@ -121,7 +121,10 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
         pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
     else:
-        pool = [c for c in st.within(here, r) if (c.team == team) is heals or (allies_too and c is not user)]
+        # the army (heals), everyone but the user (allies admitted), else the
+        # enemies: a mask of the bitset index, no character read to drop it
+        mask = st.side_bits(team, False) if heals else ~(1 << user.pos) if allies_too else st.side_bits(team, True)
+        pool = st.within(here, r, mask)
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
