@@ -49,45 +49,56 @@ def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleSta
     """Sort key, smaller first: (the preference's key, distance in the range
     metric) -- R-PLAN-4.  ``skill`` is read only by ``ally_with`` (its test
     reads the candidate as ``target``)."""
-    d = state.metric.distance(user.square, c.square)
+    return preference_keys(user, pref, (c,), state, skill)[0]
+
+
+def preference_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
+                    skill: Skill | None = None) -> list[tuple[int, int]]:
+    """:func:`preference_key` of each of ``pool``, in its order: the
+    preference's kind is read once for the pool, not once per candidate
+    (every use keys all its candidates, issue 18)."""
+    dist, here = state.metric.distance, user.square
     k = pref.kind
     if k is PreferenceKind.NEAREST:
-        first = 0
-    elif k is PreferenceKind.LOWEST_HP:
-        first = c.hp
-    elif k is PreferenceKind.HIGHEST_HP:
-        first = -c.hp
-    elif k is PreferenceKind.MOST_HP_LOST:
-        first = -c.hp_lost
-    elif k is PreferenceKind.LEAST_HP_LOST:
-        first = c.hp_lost
-    elif k is PreferenceKind.NAMED:
-        first = 0 if c.name == pref.name else 1
-    elif k is PreferenceKind.FARTHEST:
-        first = -d
-    elif k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
-        first = pref.key(c) if pref.key is not None else 0
-    else:  # PreferenceKind.ALLY_WITH
-        ok = pref.match is not None and pref.match(CondContext(state, user, skill, c))
-        first = 0 if ok else 1
-    return (first, d)
+        return [(0, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.LOWEST_HP:
+        return [(c.hp, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.HIGHEST_HP:
+        return [(-c.hp, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.MOST_HP_LOST:  # -(HP lost)
+        return [(c.hp - c.max_hp, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.LEAST_HP_LOST:  # HP lost
+        return [(c.max_hp - c.hp, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.NAMED:
+        name = pref.name
+        return [(0 if c.name == name else 1, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.FARTHEST:
+        out = []
+        for c in pool:
+            d = dist(here, c.square)
+            out.append((-d, d))
+        return out
+    if k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
+        key = pref.key
+        return [(key(c) if key is not None else 0, dist(here, c.square)) for c in pool]
+    # PreferenceKind.ALLY_WITH
+    match = pref.match
+    return [(0 if match is not None and match(CondContext(state, user, skill, c)) else 1, dist(here, c.square))
+            for c in pool]
 
 
 def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
          skill: Skill | None = None) -> list[Fighter]:
     """Pick up to ``n`` from ``pool`` (roster order) by preference, ties drawn."""
-    if pref.kind is PreferenceKind.NEAREST:  # (0, distance): one metric call, no key call
-        dist, here = b.state.metric.distance, user.square
-        keyed = [((0, dist(here, c.square)), c) for c in pool]
-    else:
-        keyed = [(preference_key(user, pref, c, b.state, skill), c) for c in pool]
+    keyed = list(zip(preference_keys(user, pref, pool, b.state, skill), pool))
     out: list[Fighter] = []
     while keyed and len(out) < n:
         best = min(map(_FIRST, keyed))
         tied = [c for k, c in keyed if k == best]
         chosen = choose(b.rng, "ties", tied)
         out.append(chosen)
-        keyed = [(k, c) for k, c in keyed if c is not chosen]
+        if len(out) < n:
+            keyed = [(k, c) for k, c in keyed if c is not chosen]
     return out
 
 
@@ -97,10 +108,9 @@ _FIRST = itemgetter(0)
 def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
          skill: Skill | None = None) -> list[Fighter]:
     """Deterministic preference order (ties in roster order) for reporting."""
-    if pref.kind is PreferenceKind.NEAREST:  # the key (0, d): the same order by (d, index)
-        dist, here = state.metric.distance, user.square
-        return sorted(pool, key=lambda c: (dist(here, c.square), c.index))
-    return sorted(pool, key=lambda c: (preference_key(user, pref, c, state, skill), c.index))
+    keys = preference_keys(user, pref, pool, state, skill)
+    order = sorted(range(len(pool)), key=lambda i: (keys[i], pool[i].index))
+    return [pool[i] for i in order]
 
 
 @dataclass(slots=True)
@@ -128,7 +138,7 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
-        pool = [c for c in pool if c.hp_lost > 0]
+        pool = [c for c in pool if c.hp < c.max_hp]  # HP lost (Fighter.hp_lost) > 0
         if not pool:
             return Candidates([], "heal_guard")
     pool = restrict(b, user, skill, pool)
@@ -217,9 +227,14 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
         ally_primaries = restrict(b, user, skill, ally_primaries)
 
     keyed = [(g, g.square) for g in extras_pool]
+    groups: dict[int, list[Fighter]] = {}  # by roster position: each group is found once
 
     def group(p: Fighter) -> list[Fighter]:
-        return list(extension_group(st.metric, user.square, p.square, skill.range, engaged, keyed, exclude=(p, user)))
+        found = groups.get(p.pos)
+        if found is None:
+            found = groups[p.pos] = list(extension_group(st.metric, user.square, p.square, skill.range, engaged,
+                                                         keyed, exclude=(p, user)))
+        return found
 
     def value(p: Fighter) -> tuple[int, int]:
         k = min(requested, len(group(p)), affordable)
