@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from referee.board import Rect, Square
-from referee.catalog import Skill
+from referee.catalog import Reaction, Skill
 from referee.elements import Element
 from referee.engine.mechanics.metric import RangeMetric
 from referee.engine.clauses import Condition, PlanRules
@@ -70,7 +70,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size", "garb", "evasion_type", "grapple", "pos",
+        "size", "garb", "evasion_type", "grapple", "pos", "reactions",
     )
 
     def __init__(
@@ -139,6 +139,10 @@ class Fighter:
         #: Roster position in its battle (``BattleState.reindex``): the kept
         #: indexes sort by it through a C attribute getter (issue 18).
         self.pos = index
+        #: The reacting entries of its skills by trigger, (entry, skill,
+        #: reaction) in skill-list order: fixed by the sheet, found at the
+        #: first hit (``responses._reaction_entries``); None until then.
+        self.reactions: dict[str, tuple[tuple[int, Skill, Reaction], ...]] | None = None
 
     # -- views ---------------------------------------------------------------
     @property

@@ -108,9 +108,10 @@ _FIRST = itemgetter(0)
 def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
          skill: Skill | None = None) -> list[Fighter]:
     """Deterministic preference order (ties in roster order) for reporting."""
-    keys = preference_keys(user, pref, pool, state, skill)
-    order = sorted(range(len(pool)), key=lambda i: (keys[i], pool[i].index))
-    return [pool[i] for i in order]
+    # (key, roster index, candidate): the index is unique, so no two
+    # candidates are ever compared, and no key function is called per item
+    ranked = sorted(zip(preference_keys(user, pref, pool, state, skill), [c.index for c in pool], pool))
+    return [c for _, _, c in ranked]
 
 
 @dataclass(slots=True)
