@@ -90,7 +90,11 @@ def preference_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], st
 def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
          skill: Skill | None = None) -> list[Fighter]:
     """Pick up to ``n`` from ``pool`` (roster order) by preference, ties drawn."""
-    keyed = list(zip(preference_keys(user, pref, pool, b.state, skill), pool))
+    return _pick_keyed(b, list(zip(preference_keys(user, pref, pool, b.state, skill), pool)), n)
+
+
+def _pick_keyed(b: Resolution, keyed: list[tuple[tuple[int, int], Fighter]], n: int) -> list[Fighter]:
+    """:func:`pick` on (key, candidate) pairs already keyed, roster order."""
     out: list[Fighter] = []
     while keyed and len(out) < n:
         best = min(map(_FIRST, keyed))
@@ -108,10 +112,14 @@ _FIRST = itemgetter(0)
 def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
          skill: Skill | None = None) -> list[Fighter]:
     """Deterministic preference order (ties in roster order) for reporting."""
-    # (key, roster index, candidate): the index is unique, so no two
-    # candidates are ever compared, and no key function is called per item
-    ranked = sorted(zip(preference_keys(user, pref, pool, state, skill), [c.index for c in pool], pool))
-    return [c for _, _, c in ranked]
+    return _ranked(preference_keys(user, pref, pool, state, skill), pool)
+
+
+def _ranked(keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> list[Fighter]:
+    """:func:`rank` on the pool's keys: (key, roster index, candidate) sorted
+    -- the index is unique, so no two candidates are ever compared, and no
+    key function is called per candidate."""
+    return [c for _, _, c in sorted(zip(keys, [c.index for c in pool], pool))]
 
 
 @dataclass(slots=True)
@@ -194,12 +202,19 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
     pref = preference_for(b, user, skill)
     want = requested_extras(b, user, skill)
     requested = EXTEND_MAX if want is None else want
+    # The pool's keys, read once for the pick and the report's ranking
+    # (``targets_chosen``, built only with the decision events, issue 18).
+    keys = preference_keys(user, pref, pool, b.state, skill) if b.decisions else None
+    ranked = _ranked(keys, pool) if keys is not None else None
     if requested > 0:
         ext = _extended_choice(b, user, skill, pool, base, requested, pref)
         if ext is not None:
+            ext.ranked, ext.preference = ranked, pref
             return ext
-    primary = pick(b, user, pref, pool, 1, skill)
-    return Choice(primary, base, requested, 0)
+    if keys is None:
+        keys = preference_keys(user, pref, pool, b.state, skill)
+    primary = _pick_keyed(b, list(zip(keys, pool)), 1)
+    return Choice(primary, base, requested, 0, ranked, pref)
 
 
 def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], base: tuple[int, ...],
