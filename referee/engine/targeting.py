@@ -242,18 +242,43 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
                           and (not engaged or a.square == user.square)]
         ally_primaries = restrict(b, user, skill, ally_primaries)
 
-    keyed = [(g, g.square) for g in extras_pool]
     groups: dict[int, list[Fighter]] = {}  # by roster position: each group is found once
+    sizes: dict[int, int] = {}
+    if st.box_is_range and not any(g.down for g in extras_pool):
+        # R-EXT-8's group read from the bitset index (the metric's range is
+        # its box; the index holds the living, so not with a KO candidate,
+        # R-D20-KO-2): in range of the user, within 1 of the primary, among
+        # the extras' pool, less the primary and the user -- extension_group's
+        # answer (tests/engine/test_state_index.py), sized by a bit count and
+        # listed only for the primary taken (issue 18)
+        pool_bits = 0
+        for g in extras_pool:
+            pool_bits |= 1 << g.pos
+        reach = skill.range
 
-    def group(p: Fighter) -> list[Fighter]:
-        found = groups.get(p.pos)
-        if found is None:
-            found = groups[p.pos] = list(extension_group(st.metric, user.square, p.square, skill.range, engaged,
-                                                         keyed, exclude=(p, user)))
-        return found
+        def group(p: Fighter) -> list[Fighter]:
+            return st.members(group_bits(st, user, p, reach, engaged, pool_bits))
+
+        def size(p: Fighter) -> int:
+            n = sizes.get(p.pos)
+            if n is None:
+                n = sizes[p.pos] = group_bits(st, user, p, reach, engaged, pool_bits).bit_count()
+            return n
+    else:
+        keyed = [(g, g.square) for g in extras_pool]
+
+        def group(p: Fighter) -> list[Fighter]:
+            found = groups.get(p.pos)
+            if found is None:
+                found = groups[p.pos] = list(extension_group(st.metric, user.square, p.square, skill.range,
+                                                             engaged, keyed, exclude=(p, user)))
+            return found
+
+        def size(p: Fighter) -> int:
+            return len(group(p))
 
     def value(p: Fighter) -> tuple[int, int]:
-        k = min(requested, len(group(p)), affordable)
+        k = min(requested, size(p), affordable)
         hits = k + (1 if p.team != user.team or skill.targets_allies else 0)
         return hits, k
 
@@ -272,6 +297,26 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
     extras = pick(b, user, pref, group(primary), k, skill)
     paid = plan_extension(panels, skill.cost, per, len(extras), base)
     return Choice([primary, *extras], base + paid, requested, len(extras))
+
+
+def group_bits(st: BattleState, user: Fighter, primary: Fighter, skill_range: int, user_engaged: bool,
+               pool_bits: int) -> int:
+    """:func:`extension_group` read from the bitset index, as bits
+    (``1 << pos``), for a metric whose range is its box (``box_is_range``)
+    and living candidates ``pool_bits``: those in range of the user and
+    within 1 of the primary (R-EXT-2), all in the user's area while it is
+    engaged (R-EXT-4), less the user and the primary (R-EXT-5).  The same
+    group (tests/engine/test_state_index.py), at a few ``&`` rather than two
+    ``in_range`` calls per candidate (issue 18)."""
+    here = user.square
+    if not st.metric.in_range(here, primary.square, skill_range):
+        return 0
+    bits = pool_bits & ~(1 << user.pos) & ~(1 << primary.pos)
+    if user_engaged:
+        if primary.square != here:
+            return 0
+        return bits & st.box_bits(here, 0)
+    return bits & st.box_bits(here, skill_range) & st.box_bits(primary.square, 1)
 
 
 K = TypeVar("K", bound=Hashable)
