@@ -388,32 +388,9 @@ class BattleState:
         of the bitset index: four look-ups, whatever the box's size (issue 18)."""
         if r < 0:
             return 0
-        ranks = self.rank_below
-        top = len(ranks) - 1
         graph = self.graph
-        lo, hi = sq.rank - r + 1, sq.rank + r + 2  # entries: rank + 1, and one past
-        if lo < 0:
-            lo = 0
-        if hi > graph.height + 1:
-            hi = graph.height + 1
-        if hi > top:
-            hi = top
-        if lo >= hi:
-            return 0
-        bits = ranks[hi] ^ ranks[lo]
-        if not bits:
-            return 0
-        files = self.file_below
-        lo, hi = sq.file - r + 1, sq.file + r + 2
-        if lo < 0:
-            lo = 0
-        if hi > graph.width + 1:
-            hi = graph.width + 1
-        if hi > top:
-            hi = top
-        if lo >= hi:
-            return 0
-        return bits & (files[hi] ^ files[lo])
+        bits = _band(self.rank_below, sq.rank, r, graph.height)
+        return bits & _band(self.file_below, sq.file, r, graph.width) if bits else 0
 
     def members(self, bits: int) -> list[Fighter]:
         """The characters of ``bits`` (the bitset index's ``1 << pos``), in
@@ -535,6 +512,21 @@ def occupants_at(state: BattleState, sq: Square) -> list[Fighter]:
 
 #: The sort key of roster order (R-RNG-1): a character's kept roster position.
 ROSTER_ORDER = attrgetter("pos")
+
+
+def _band(below: list[int], at: int, r: int, size: int) -> int:
+    """The characters whose rank (or file) is within ``r`` of ``at``, cut to
+    -1 .. ``size`` - 1, from ``rank_below`` (or ``file_below``): entry
+    ``k`` holds those below ``k`` - 1, so the band is two entries' XOR."""
+    lo, hi = at - r + 1, at + r + 2
+    if lo < 0:
+        lo = 0
+    top = len(below) - 1
+    if hi > size + 1:
+        hi = size + 1
+    if hi > top:
+        hi = top
+    return below[hi] ^ below[lo] if lo < hi else 0
 
 
 def _insert(group: list[Fighter], f: Fighter) -> None:

@@ -8,6 +8,7 @@ undo, the narrowing, setup draws) -- goes through them."""
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -145,26 +146,27 @@ def test_group_bits_equal_extension_group(monkeypatch: pytest.MonkeyPatch) -> No
     """R-EXT-8's group read from the bitset index (``targeting.group_bits``,
     issue 18) is ``extension_group``'s, for every user, primary, range and
     engaged flag of a few positions mid-battle, on a small and a crowded map."""
+    from referee.engine.state import BattleState
     from referee.engine.targeting import extension_group, group_bits
 
     checked = [0]
+
+    def check(st: BattleState) -> None:
+        living = [g for g in st.fighters if not g.down]
+        for u in living[::3]:
+            pool = [g for g in living if g.team != u.team or g.pos % 2]
+            pool_bits = sum(1 << g.pos for g in pool)
+            keyed = [(g, g.square) for g in pool]
+            for p, r, engaged in itertools.product(living, range(4), (False, True)):
+                want = list(extension_group(st.metric, u.square, p.square, r, engaged, keyed, exclude=(p, u)))
+                assert st.members(group_bits(st, u, p, r, engaged, pool_bits)) == want
+                checked[0] += 1
+
     original = Resolution.emit
 
-    def emit(self: Resolution, event: Any) -> None:
-        st = self.state
+    def emit(self: Resolution, event: Any) -> None:  # a few positions: before every 89th event
         if len(self.events) % 89 == 0:
-            living = [g for g in st.fighters if not g.down]
-            for u in living[::3]:
-                pool = [g for g in living if g.team != u.team or g.pos % 2]
-                pool_bits = sum(1 << g.pos for g in pool)
-                keyed = [(g, g.square) for g in pool]
-                for p in living:
-                    for r in range(4):
-                        for engaged in (False, True):
-                            want = list(extension_group(st.metric, u.square, p.square, r, engaged, keyed,
-                                                        exclude=(p, u)))
-                            assert st.members(group_bits(st, u, p, r, engaged, pool_bits)) == want
-                            checked[0] += 1
+            check(self.state)
         original(self, event)
 
     monkeypatch.setattr(Resolution, "emit", emit)
