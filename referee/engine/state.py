@@ -234,13 +234,17 @@ class BattleState:
     #: Living characters by army, in roster order.
     standing_by_team: dict[str, list[Fighter]] = field(default_factory=dict)
     #: The bitset index of ranks and files (issue 18): each living character
-    #: is the bit ``1 << pos``; ``rank_below[k]`` holds the characters whose
-    #: rank + 1 is below ``k`` (``file_below`` the same for files; + 1: the
-    #: off-map waiting square's -1).  Ranks are disjoint, so the characters
-    #: of ranks r0..r1 are ``rank_below[r1 + 2] ^ rank_below[r0 + 1]``: any
-    #: box is four look-ups, and a one-area step changes one entry of each.
+    #: is the bit ``1 << pos``; ``rank_below[pad + k]`` holds the characters
+    #: whose rank + 2 is at most ``k`` (``file_below`` the same for files).
+    #: Ranks are disjoint, so the characters of ranks r0..r1 are
+    #: ``rank_below[pad + r1 + 2] ^ rank_below[pad + r0 + 1]``: any box is
+    #: four look-ups, and a one-area step changes one entry of each.  The
+    #: ``pad`` entries below (all 0) and as many above (all the living) cut a
+    #: box to the map without a test; ``size``: the side the lists cover.
     rank_below: list[int] = field(default_factory=list)
     file_below: list[int] = field(default_factory=list)
+    pad: int = 0
+    size: int = 0
     #: Living characters by army, as bits (``1 << pos``): an army's or its
     #: enemies' part of a box is one ``&`` (issue 18).
     team_bits: dict[str, int] = field(default_factory=dict)
@@ -275,19 +279,17 @@ class BattleState:
                 occ[new_key] = [f]
             else:
                 _insert(there, f)
-            bit = 1 << f.pos
-            ranks, files = self.rank_below, self.file_below
-            a, z = old.rank + 2, square.rank + 2
-            lo, hi = (a, z) if a < z else (z, a)
-            a, z = old.file + 2, square.file + 2
-            flo, fhi = (a, z) if a < z else (z, a)
-            if hi > len(ranks) or fhi > len(files):  # beyond the map's lists: longer ones
+            if square.rank >= self.size or square.file >= self.size:  # beyond the lists: longer ones
                 self._rebuild_bits()
                 return
             # the bit leaves (or joins) the entries between the two ranks, files
-            for k in range(lo, hi):
+            bit = 1 << f.pos
+            ranks, files, pad = self.rank_below, self.file_below, self.pad + 2
+            a, z = old.rank + pad, square.rank + pad
+            for k in range(a, z) if a < z else range(z, a):
                 ranks[k] ^= bit
-            for k in range(flo, fhi):
+            a, z = old.file + pad, square.file + pad
+            for k in range(a, z) if a < z else range(z, a):
                 files[k] ^= bit
 
     def set_down(self, f: Fighter, down: bool) -> None:
@@ -309,7 +311,8 @@ class BattleState:
             _insert(self.occupants.setdefault(area_key(f.square), []), f)
         bit = 1 << f.pos
         self.team_bits[f.team] = self.team_bits.get(f.team, 0) ^ bit
-        for bits, start in ((self.rank_below, f.square.rank + 2), (self.file_below, f.square.file + 2)):
+        pad = self.pad + 2
+        for bits, start in ((self.rank_below, f.square.rank + pad), (self.file_below, f.square.file + pad)):
             for k in range(start, len(bits)):
                 if down:
                     bits[k] &= ~bit
@@ -335,26 +338,30 @@ class BattleState:
                 teams[f.team] = teams.get(f.team, 0) | 1 << f.pos
         return teams
 
-    def _count_bits(self) -> tuple[list[int], list[int]]:
-        """``rank_below`` and ``file_below`` counted from the fighters: long
-        enough for the map's ranks and files (and any square a character
-        holds), plus the waiting square's -1 and one past the last."""
-        size = max(self.graph.width, self.graph.height)
-        for f in self.fighters:
-            size = max(size, f.square.rank + 1, f.square.file + 1)
-        ranks = [0] * (size + 2)
-        files = [0] * (size + 2)
+    def _count_bits(self, size: int) -> tuple[list[int], list[int]]:
+        """``rank_below`` and ``file_below`` counted from the fighters, for
+        ranks and files -1 .. ``size`` - 1, padded (see the fields)."""
+        pad = size + 2
+        length = pad + 2 * size + 3  # room for any box of r <= size + 1 around any such area
+        ranks = [0] * length
+        files = [0] * length
         for f in self.fighters:
             if not f.down:
                 bit = 1 << f.pos
-                for k in range(f.square.rank + 2, size + 2):
+                for k in range(pad + f.square.rank + 2, length):
                     ranks[k] |= bit
-                for k in range(f.square.file + 2, size + 2):
+                for k in range(pad + f.square.file + 2, length):
                     files[k] |= bit
         return ranks, files
 
     def _rebuild_bits(self) -> None:
-        self.rank_below, self.file_below = self._count_bits()
+        """Lay the bitset index out afresh: long enough for the map's ranks
+        and files and any square a character holds."""
+        size = max(self.graph.width, self.graph.height)
+        for f in self.fighters:
+            size = max(size, f.square.rank + 1, f.square.file + 1)
+        self.size, self.pad = size, size + 2
+        self.rank_below, self.file_below = self._count_bits(size)
         self.team_bits = self._count_teams()
 
     def index_errors(self) -> list[str]:
@@ -372,11 +379,8 @@ class BattleState:
         kept = {t: v for t, v in self.standing_by_team.items() if v or t in teams}
         if kept != teams:
             errors.append(f"standing {self.standing_by_team} != recount {teams}")
-        ranks, files = self._count_bits()
-        n = min(len(ranks), len(self.rank_below))  # a longer kept list: entries past the map repeat the last
-        if ranks[:n] != self.rank_below[:n] or files[:n] != self.file_below[:n] \
-                or any(v != ranks[-1] for v in self.rank_below[n:]) or any(v != files[-1] for v in self.file_below[n:]):
-            errors.append(f"bits {self.rank_below} {self.file_below} != recount {ranks} {files}")
+        if (self.rank_below, self.file_below) != self._count_bits(self.size):
+            errors.append(f"bits {self.rank_below} {self.file_below} != recount {self._count_bits(self.size)}")
         teams_bits = self._count_teams()
         if {t: v for t, v in self.team_bits.items() if v or t in teams_bits} != teams_bits:
             errors.append(f"team bits {self.team_bits} != recount {teams_bits}")
@@ -388,9 +392,16 @@ class BattleState:
         of the bitset index: four look-ups, whatever the box's size (issue 18)."""
         if r < 0:
             return 0
-        graph = self.graph
-        bits = _band(self.rank_below, sq.rank, r, graph.height)
-        return bits & _band(self.file_below, sq.file, r, graph.width) if bits else 0
+        if r > self.size:  # a box of size + 1 around any area holds the whole map
+            r = self.size + 1
+        lo = self.pad - r + 1  # the entries of coordinate - r + 1 and coordinate + r + 2
+        hi = self.pad + r + 2
+        ranks = self.rank_below
+        bits = ranks[sq.rank + hi] ^ ranks[sq.rank + lo]
+        if not bits:
+            return 0
+        files = self.file_below
+        return bits & (files[sq.file + hi] ^ files[sq.file + lo])
 
     def members(self, bits: int) -> list[Fighter]:
         """The characters of ``bits`` (the bitset index's ``1 << pos``), in
@@ -512,21 +523,6 @@ def occupants_at(state: BattleState, sq: Square) -> list[Fighter]:
 
 #: The sort key of roster order (R-RNG-1): a character's kept roster position.
 ROSTER_ORDER = attrgetter("pos")
-
-
-def _band(below: list[int], at: int, r: int, size: int) -> int:
-    """The characters whose rank (or file) is within ``r`` of ``at``, cut to
-    -1 .. ``size`` - 1, from ``rank_below`` (or ``file_below``): entry
-    ``k`` holds those below ``k`` - 1, so the band is two entries' XOR."""
-    lo, hi = at - r + 1, at + r + 2
-    if lo < 0:
-        lo = 0
-    top = len(below) - 1
-    if hi > size + 1:
-        hi = size + 1
-    if hi > top:
-        hi = top
-    return below[hi] ^ below[lo] if lo < hi else 0
 
 
 def _insert(group: list[Fighter], f: Fighter) -> None:
