@@ -90,7 +90,7 @@ def _ally_domain(ctx: CondContext) -> Iterable[Fighter]:
     r = ctx.skill.range
     sq = me.square
     if not ko_too:  # the living ones: the kept index (issue 18)
-        return (g for g in st.within(sq, r) if g.team == team)
+        return iter(st.within(sq, r, st.side_bits(team, False)))
     in_range = st.metric.in_range
     return (g for g in st.fighters if g.team == team and in_range(sq, g.square, r))
 
@@ -120,11 +120,8 @@ def _count(side: str, scope: str, op: Callable[[int, int], bool], value: int) ->
         if r < 0:  # alive anywhere: the kept head counts (issue 18)
             n = sum(len(v) for t, v in st.standing_by_team.items() if (t != team) is enemies)
             return op(n, value)
-        n = 0
-        for g in st.within(sq, r):  # the living ones in range (issue 18)
-            if (g.team != team) is enemies:
-                n += 1
-        return op(n, value)
+        # the living ones in range, counted from the bitset index (issue 18)
+        return op(st.count_within(sq, r, st.side_bits(team, enemies)), value)
     return count
 
 

@@ -19,7 +19,7 @@ from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import select_pattern
 from referee.engine.astcompile import compile_ast_plan, compile_pattern_condition
-from referee.engine.core import BattleOver, Resolution
+from referee.engine.core import BattleOver, Resolution, cycles_unchecked
 from referee.engine.mechanics.registry import build_mechanics
 from referee.engine.rng import BattleRng, Rng
 from referee.engine.clauses import EMPTY_PLAN, PlanRules
@@ -170,6 +170,13 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
         ``False`` (a lean resolution, issue 18) gives the same events with
         those left out -- the draws and every other event are unchanged.
     """
+    with cycles_unchecked():  # a battle makes no cycles (core.cycles_unchecked)
+        return _resolve(setup, ruleset, seed, rng, decisions)
+
+
+def _resolve(setup: BattleSetup, ruleset: Ruleset, seed: int | str, rng: Rng | None,
+             decisions: bool) -> BattleRecord:
+    """:func:`resolve_battle`'s body."""
     mechanics = build_mechanics(ruleset.mechanics)
     catalog_by_id = {s.id: s for s in ruleset.catalog.skills}
     teams = {t: tuple(c.sheet.name for c in setup.combatants if c.team == t) for t in (WHITE, BLACK)}

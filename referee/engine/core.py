@@ -10,6 +10,10 @@ the battle (the ``end`` mechanic, then R-GOAL-2).  Named apart from
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.mechanics.protocols import Mechanics
@@ -189,3 +193,26 @@ def clear_statuses(f: Fighter) -> None:
         for p in panels:
             p.poisoned = False
             p.changed = 0
+
+
+@contextmanager
+def cycles_unchecked() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a battle resolves (issue 18).
+
+    Why: a battle makes no reference cycles (tests/engine/test_state_index.py
+    checks that a battle leaves nothing for the collector), so every
+    collection during it is pure cost -- and a growing one: the events a
+    battle keeps are promoted and traversed again, and a long battle of a
+    big army triggers full collections of the whole heap (about 2 % of a
+    4v4 battle's instructions, 3-5 % of a 32v32 one's).  Reference counting
+    frees everything as before.  A collector already off (the caller's
+    choice) stays off; nested or concurrent battles only ever turn it back
+    on if it was on when they began.  Changes no event and no draw."""
+    was_on = gc.isenabled()
+    if was_on:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()

@@ -146,9 +146,8 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
     if not enemies:
         return (), "no_enemy", "", None, "R-MOVE-6"
     team = f.team
-    for g in st.within(f.square, reach(f)):
-        if g.team != team:
-            return (), "in_reach", "", None, "R-MOVE-6"
+    if st.count_within(f.square, reach(f), st.side_bits(team, True)):
+        return (), "in_reach", "", None, "R-MOVE-6"
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
         return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", last)
     tied, nearest = nearest_enemies(b, f, enemies)
@@ -240,7 +239,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         graph = st.graph
         last = max(graph.width, graph.height)  # beyond this ring nothing is on the map
         budget = _RING_AREAS * len(enemies)  # areas read before a scan is cheaper
-        team = f.team
+        enemy_bits = st.side_bits(f.team, True)
         route = movement.route_length
         found: list[Fighter] = []
         best, d = _NO_ROUTE, 0
@@ -258,9 +257,8 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
 
         while d <= last and d <= best and budget > 0:
             budget -= 8 * d or 1
-            for g in st.ring(here, d):
-                if g.team != team:
-                    measure(g)
+            for g in st.ring(here, d, enemy_bits):
+                measure(g)
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read
             found.sort(key=ROSTER_ORDER)

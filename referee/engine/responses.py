@@ -11,6 +11,7 @@ fields; effect kinds dispatch through :data:`referee.engine.hooks.EFFECTS`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from referee.catalog import Reaction, Skill
@@ -63,13 +64,23 @@ def _answers(b: Resolution, owner: Fighter, other: Fighter) -> bool:
     return other.team != owner.team or has_flag(b.state, owner, PlanFlag.COUNTER_ALLIES)
 
 
-def _reaction_entries(owner: Fighter, trigger: str) -> list[tuple[int, Skill, Reaction]]:
-    out = []
-    for i, s in enumerate(owner.skills):
-        r = s.reaction
-        if r is not None and r.trigger == trigger and not owner.entry_bound(i):
-            out.append((i, s, r))
-    return out
+def _reaction_entries(owner: Fighter, trigger: str) -> Sequence[tuple[int, Skill, Reaction]]:
+    """``owner``'s entries reacting to ``trigger``, in skill-list order, less
+    those under Bind (R-ST-BIND).  Which entries react is fixed by the sheet:
+    found once per character (``Fighter.reactions``), not at every hit, and
+    read three times per target (issue 18)."""
+    table = owner.reactions
+    if table is None:
+        found: dict[str, list[tuple[int, Skill, Reaction]]] = {}
+        for i, s in enumerate(owner.skills):
+            r = s.reaction
+            if r is not None:
+                found.setdefault(r.trigger, []).append((i, s, r))
+        table = owner.reactions = {t: tuple(v) for t, v in found.items()}
+    entries = table.get(trigger, ())
+    if not owner.skill_binds:
+        return entries
+    return [e for e in entries if not owner.entry_bound(e[0])]
 
 
 # ----------------------------------------------------------------- (1) obstruct

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 from referee.board import Rect, Square
-from referee.catalog import Skill
+from referee.catalog import Reaction, Skill
 from referee.elements import Element
 from referee.engine.mechanics.metric import RangeMetric
 from referee.engine.clauses import Condition, PlanRules
@@ -70,7 +70,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size", "garb", "evasion_type", "grapple", "pos",
+        "size", "garb", "evasion_type", "grapple", "pos", "reactions",
     )
 
     def __init__(
@@ -139,6 +139,10 @@ class Fighter:
         #: Roster position in its battle (``BattleState.reindex``): the kept
         #: indexes sort by it through a C attribute getter (issue 18).
         self.pos = index
+        #: The reacting entries of its skills by trigger, (entry, skill,
+        #: reaction) in skill-list order: fixed by the sheet, found at the
+        #: first hit (``responses._reaction_entries``); None until then.
+        self.reactions: dict[str, tuple[tuple[int, Skill, Reaction], ...]] | None = None
 
     # -- views ---------------------------------------------------------------
     @property
@@ -229,11 +233,29 @@ class BattleState:
     occupants: dict[int, list[Fighter]] = field(default_factory=dict)
     #: Living characters by army, in roster order.
     standing_by_team: dict[str, list[Fighter]] = field(default_factory=dict)
+    #: The bitset index of ranks and files (issue 18): each living character
+    #: is the bit ``1 << pos``; ``rank_below[pad + k]`` holds the characters
+    #: whose rank + 2 is at most ``k`` (``file_below`` the same for files).
+    #: Ranks are disjoint, so the characters of ranks r0..r1 are
+    #: ``rank_below[pad + r1 + 2] ^ rank_below[pad + r0 + 1]``: any box is
+    #: four look-ups, and a one-area step changes one entry of each.  The
+    #: ``pad`` entries below (all 0) and as many above (all the living) cut a
+    #: box to the map without a test; ``size``: the side the lists cover.
+    rank_below: list[int] = field(default_factory=list)
+    file_below: list[int] = field(default_factory=list)
+    pad: int = 0
+    size: int = 0
+    #: Living characters by army, as bits (``1 << pos``): an army's or its
+    #: enemies' part of a box is one ``&`` (issue 18).
+    team_bits: dict[str, int] = field(default_factory=dict)
+    #: The metric's ``box_is_range`` promise, read once (asked per range scan).
+    box_is_range: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
         for team in (WHITE, BLACK):
             self.start_counts[team] = sum(1 for f in self.fighters if f.team == team)
+        self.box_is_range = self.metric.box_is_range
         self.reindex()
 
     # -- the only places that change a character's square or down flag ------
@@ -257,6 +279,18 @@ class BattleState:
                 occ[new_key] = [f]
             else:
                 _insert(there, f)
+            if square.rank >= self.size or square.file >= self.size:  # beyond the lists: longer ones
+                self._rebuild_bits()
+                return
+            # the bit leaves (or joins) the entries between the two ranks, files
+            bit = 1 << f.pos
+            ranks, files, pad = self.rank_below, self.file_below, self.pad + 2
+            a, z = old.rank + pad, square.rank + pad
+            for k in range(a, z) if a < z else range(z, a):
+                ranks[k] ^= bit
+            a, z = old.file + pad, square.file + pad
+            for k in range(a, z) if a < z else range(z, a):
+                files[k] ^= bit
 
     def set_down(self, f: Fighter, down: bool) -> None:
         """Mark ``f`` down (R-CHAR-2) or up again (R-D20-KO-2, R-D20-END-2):
@@ -275,6 +309,15 @@ class BattleState:
         else:
             _insert(team, f)
             _insert(self.occupants.setdefault(area_key(f.square), []), f)
+        bit = 1 << f.pos
+        self.team_bits[f.team] = self.team_bits.get(f.team, 0) ^ bit
+        pad = self.pad + 2
+        for bits, start in ((self.rank_below, f.square.rank + pad), (self.file_below, f.square.file + pad)):
+            for k in range(start, len(bits)):
+                if down:
+                    bits[k] &= ~bit
+                else:
+                    bits[k] |= bit
 
     def reindex(self) -> None:
         """Build the kept indexes from the fighters (battle start)."""
@@ -286,6 +329,40 @@ class BattleState:
             if not f.down:
                 self.occupants.setdefault(area_key(f.square), []).append(f)
                 self.standing_by_team.setdefault(f.team, []).append(f)
+        self._rebuild_bits()
+
+    def _count_teams(self) -> dict[str, int]:
+        teams = {WHITE: 0, BLACK: 0}
+        for f in self.fighters:
+            if not f.down:
+                teams[f.team] = teams.get(f.team, 0) | 1 << f.pos
+        return teams
+
+    def _count_bits(self, size: int) -> tuple[list[int], list[int]]:
+        """``rank_below`` and ``file_below`` counted from the fighters, for
+        ranks and files -1 .. ``size`` - 1, padded (see the fields)."""
+        pad = size + 2
+        length = pad + 2 * size + 3  # room for any box of r <= size + 1 around any such area
+        ranks = [0] * length
+        files = [0] * length
+        for f in self.fighters:
+            if not f.down:
+                bit = 1 << f.pos
+                for k in range(pad + f.square.rank + 2, length):
+                    ranks[k] |= bit
+                for k in range(pad + f.square.file + 2, length):
+                    files[k] |= bit
+        return ranks, files
+
+    def _rebuild_bits(self) -> None:
+        """Lay the bitset index out afresh: long enough for the map's ranks
+        and files and any square a character holds."""
+        size = max(self.graph.width, self.graph.height)
+        for f in self.fighters:
+            size = max(size, f.square.rank + 1, f.square.file + 1)
+        self.size, self.pad = size, size + 2
+        self.rank_below, self.file_below = self._count_bits(size)
+        self.team_bits = self._count_teams()
 
     def index_errors(self) -> list[str]:
         """Where the kept indexes differ from a recount (empty: none); the
@@ -302,84 +379,88 @@ class BattleState:
         kept = {t: v for t, v in self.standing_by_team.items() if v or t in teams}
         if kept != teams:
             errors.append(f"standing {self.standing_by_team} != recount {teams}")
+        if (self.rank_below, self.file_below) != self._count_bits(self.size):
+            errors.append(f"bits {self.rank_below} {self.file_below} != recount {self._count_bits(self.size)}")
+        teams_bits = self._count_teams()
+        if {t: v for t, v in self.team_bits.items() if v or t in teams_bits} != teams_bits:
+            errors.append(f"team bits {self.team_bits} != recount {teams_bits}")
         return errors
 
-    def near(self, sq: Square, r: int) -> list[Fighter] | None:
+    def box_bits(self, sq: Square, r: int) -> int:
+        """The living characters within ``r`` files and ``r`` ranks of ``sq``
+        (cut to the map plus the off-map waiting square), as bits ``1 << pos``
+        of the bitset index: four look-ups, whatever the box's size (issue 18)."""
+        if r < 0:
+            return 0
+        if r > self.size:  # a box of size + 1 around any area holds the whole map
+            r = self.size + 1
+        lo = self.pad - r + 1  # the entries of coordinate - r + 1 and coordinate + r + 2
+        hi = self.pad + r + 2
+        ranks = self.rank_below
+        bits = ranks[sq.rank + hi] ^ ranks[sq.rank + lo]
+        if not bits:
+            return 0
+        files = self.file_below
+        return bits & (files[sq.file + hi] ^ files[sq.file + lo])
+
+    def members(self, bits: int) -> list[Fighter]:
+        """The characters of ``bits`` (the bitset index's ``1 << pos``), in
+        roster order: the bits low to high, no sort (R-RNG-1)."""
+        fighters = self.fighters
+        out: list[Fighter] = []
+        while bits:
+            low = bits & -bits
+            out.append(fighters[low.bit_length() - 1])
+            bits ^= low
+        return out
+
+    def near(self, sq: Square, r: int) -> list[Fighter]:
         """Living characters within ``r`` files and ``r`` ranks of ``sq`` (the
         Chebyshev box every range metric stays inside, metric.py), in roster
-        order, read from the occupancy index; None when the box holds more
-        than twice as many areas as there are living characters, or when
-        fewer than four are living (then scanning the army is cheaper).  Callers still apply their metric's ``in_range``: this only
-        narrows what is scanned, so the result never depends on it (issue 18)."""
-        if r < 0:
-            return []
-        by_team = self.standing_by_team
-        alive = len(by_team.get(WHITE, ())) + len(by_team.get(BLACK, ()))
-        if alive < 4:
-            return None  # a scan of so few is as cheap as any box
-        # the box, cut to the map plus the off-map waiting square (-1, -1)
-        graph = self.graph
-        f0, f1 = max(sq.file - r, -1), min(sq.file + r, graph.width - 1)
-        r0, r1 = max(sq.rank - r, -1), min(sq.rank + r, graph.height - 1)
-        # a box area costs one dict look-up, a character a metric call: the box
-        # is read while it has at most twice as many areas as living characters
-        if (f1 - f0 + 1) * (r1 - r0 + 1) > 2 * alive or len(by_team) > 2:
-            return None
-        get = self.occupants.get
-        out: list[Fighter] = []
-        for rank in range(r0, r1 + 1):
-            row = rank * _RANK_STRIDE
-            for file in range(f0, f1 + 1):
-                at = get(row + file)
-                if at:
-                    out += at
-        out.sort(key=ROSTER_ORDER)
-        return out
+        order, read from the bitset index.  Callers still apply their
+        metric's ``in_range``: this only narrows what is scanned, so the
+        result never depends on it (issue 18)."""
+        return self.members(self.box_bits(sq, r))
 
-    def within(self, sq: Square, r: int) -> list[Fighter]:
+    def within(self, sq: Square, r: int, mask: int = -1) -> list[Fighter]:
         """The living characters within range ``r`` of ``sq`` by the ruleset's
-        metric (R-RANGE-1), in roster order: the occupancy index's box
-        (:meth:`near`) when it is cheaper, with no ``in_range`` call when the
-        metric promises its range is that box (``box_is_range``); else the
-        army, each asked.  The one range scan of candidates, ``within``
-        counts, the ally domain and the approach's reach (issue 18)."""
-        near = self.near(sq, r)
-        metric = self.metric
-        if near is not None and metric.box_is_range:
+        metric (R-RANGE-1), in roster order: the bitset index's box
+        (:meth:`near`), with no ``in_range`` call when the metric promises
+        its range is that box (``box_is_range``); else each of the box asked.
+        ``mask``: only these bits (:meth:`side_bits`: one army or its
+        enemies), cut before any character is read.  The one range scan of
+        candidates, ``within`` counts, the ally domain and the approach's
+        reach (issue 18)."""
+        near = self.members(self.box_bits(sq, r) & mask)
+        if self.box_is_range:
             return near
-        in_range = metric.in_range
-        return [g for g in (self.fighters if near is None else near) if not g.down and in_range(sq, g.square, r)]
+        in_range = self.metric.in_range
+        return [g for g in near if in_range(sq, g.square, r)]
 
-    def ring(self, sq: Square, d: int) -> list[Fighter]:
+    def count_within(self, sq: Square, r: int, mask: int = -1) -> int:
+        """``len(self.within(sq, r, mask))``: with a metric whose range is its
+        box, a count of bits, no character read (issue 18)."""
+        if self.box_is_range:
+            return (self.box_bits(sq, r) & mask).bit_count()
+        return len(self.within(sq, r, mask))
+
+    def side_bits(self, team: str, enemies: bool) -> int:
+        """The mask of ``team``'s army (``enemies`` False) or of everyone not
+        in it (True) for :meth:`within`, :meth:`count_within` and :meth:`ring`."""
+        bits = self.team_bits.get(team, 0)
+        return ~bits if enemies else bits
+
+    def ring(self, sq: Square, d: int, mask: int = -1) -> list[Fighter]:
         """Living characters at Chebyshev distance exactly ``d`` from ``sq``
         (the ``d``-th ring of areas around it, cut to the map plus the
-        off-map waiting square), in no particular order: the approach reads
-        the nearest enemies ring by ring (R-MOVE-6, issue 18).  Ring 0 is
-        ``sq`` itself."""
-        get = self.occupants.get
-        if d == 0:
-            return list(get(sq.rank * _RANK_STRIDE + sq.file, ()))
-        graph = self.graph
-        lo_f, hi_f, lo_r, hi_r = sq.file - d, sq.file + d, sq.rank - d, sq.rank + d
-        f0, f1 = max(lo_f, -1), min(hi_f, graph.width - 1)
-        r0, r1 = max(lo_r, -1), min(hi_r, graph.height - 1)
-        out: list[Fighter] = []
-        if f0 > f1 or r0 > r1:
-            return out
-        for rank in (lo_r, hi_r):  # the bottom and top rows, whole
-            if r0 <= rank <= r1:
-                row = rank * _RANK_STRIDE
-                for file in range(f0, f1 + 1):
-                    at = get(row + file)
-                    if at:
-                        out += at
-        for file in (lo_f, hi_f):  # the left and right columns, less the corners
-            if f0 <= file <= f1:
-                for rank in range(max(r0, lo_r + 1), min(r1, hi_r - 1) + 1):
-                    at = get(rank * _RANK_STRIDE + file)
-                    if at:
-                        out += at
-        return out
+        off-map waiting square), in roster order: the approach reads the
+        nearest enemies ring by ring (R-MOVE-6, issue 18).  Ring 0 is ``sq``
+        itself.  The box of ``d`` less the box of ``d - 1``; ``mask`` as for
+        :meth:`within`."""
+        bits = self.box_bits(sq, d) & mask
+        if bits and d > 0:
+            bits &= ~self.box_bits(sq, d - 1)
+        return self.members(bits)
 
     def living(self) -> list[Fighter]:
         return [f for f in self.fighters if not f.down]

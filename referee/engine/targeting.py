@@ -49,45 +49,60 @@ def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleSta
     """Sort key, smaller first: (the preference's key, distance in the range
     metric) -- R-PLAN-4.  ``skill`` is read only by ``ally_with`` (its test
     reads the candidate as ``target``)."""
-    d = state.metric.distance(user.square, c.square)
+    return preference_keys(user, pref, (c,), state, skill)[0]
+
+
+def preference_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
+                    skill: Skill | None = None) -> list[tuple[int, int]]:
+    """:func:`preference_key` of each of ``pool``, in its order: the
+    preference's kind is read once for the pool, not once per candidate
+    (every use keys all its candidates, issue 18)."""
+    dist, here = state.metric.distance, user.square
     k = pref.kind
     if k is PreferenceKind.NEAREST:
-        first = 0
-    elif k is PreferenceKind.LOWEST_HP:
-        first = c.hp
-    elif k is PreferenceKind.HIGHEST_HP:
-        first = -c.hp
-    elif k is PreferenceKind.MOST_HP_LOST:
-        first = -c.hp_lost
-    elif k is PreferenceKind.LEAST_HP_LOST:
-        first = c.hp_lost
-    elif k is PreferenceKind.NAMED:
-        first = 0 if c.name == pref.name else 1
-    elif k is PreferenceKind.FARTHEST:
-        first = -d
-    elif k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
-        first = pref.key(c) if pref.key is not None else 0
-    else:  # PreferenceKind.ALLY_WITH
-        ok = pref.match is not None and pref.match(CondContext(state, user, skill, c))
-        first = 0 if ok else 1
-    return (first, d)
+        return [(0, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.LOWEST_HP:
+        return [(c.hp, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.HIGHEST_HP:
+        return [(-c.hp, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.MOST_HP_LOST:  # -(HP lost)
+        return [(c.hp - c.max_hp, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.LEAST_HP_LOST:  # HP lost
+        return [(c.max_hp - c.hp, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.NAMED:
+        name = pref.name
+        return [(0 if c.name == name else 1, dist(here, c.square)) for c in pool]
+    if k is PreferenceKind.FARTHEST:
+        out = []
+        for c in pool:
+            d = dist(here, c.square)
+            out.append((-d, d))
+        return out
+    if k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
+        key = pref.key
+        return [(key(c) if key is not None else 0, dist(here, c.square)) for c in pool]
+    # PreferenceKind.ALLY_WITH
+    match = pref.match
+    return [(0 if match is not None and match(CondContext(state, user, skill, c)) else 1, dist(here, c.square))
+            for c in pool]
 
 
 def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
          skill: Skill | None = None) -> list[Fighter]:
     """Pick up to ``n`` from ``pool`` (roster order) by preference, ties drawn."""
-    if pref.kind is PreferenceKind.NEAREST:  # (0, distance): one metric call, no key call
-        dist, here = b.state.metric.distance, user.square
-        keyed = [((0, dist(here, c.square)), c) for c in pool]
-    else:
-        keyed = [(preference_key(user, pref, c, b.state, skill), c) for c in pool]
+    return _pick_keyed(b, list(zip(preference_keys(user, pref, pool, b.state, skill), pool)), n)
+
+
+def _pick_keyed(b: Resolution, keyed: list[tuple[tuple[int, int], Fighter]], n: int) -> list[Fighter]:
+    """:func:`pick` on (key, candidate) pairs already keyed, roster order."""
     out: list[Fighter] = []
     while keyed and len(out) < n:
         best = min(map(_FIRST, keyed))
         tied = [c for k, c in keyed if k == best]
         chosen = choose(b.rng, "ties", tied)
         out.append(chosen)
-        keyed = [(k, c) for k, c in keyed if c is not chosen]
+        if len(out) < n:
+            keyed = [(k, c) for k, c in keyed if c is not chosen]
     return out
 
 
@@ -97,10 +112,14 @@ _FIRST = itemgetter(0)
 def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
          skill: Skill | None = None) -> list[Fighter]:
     """Deterministic preference order (ties in roster order) for reporting."""
-    if pref.kind is PreferenceKind.NEAREST:  # the key (0, d): the same order by (d, index)
-        dist, here = state.metric.distance, user.square
-        return sorted(pool, key=lambda c: (dist(here, c.square), c.index))
-    return sorted(pool, key=lambda c: (preference_key(user, pref, c, state, skill), c.index))
+    return _ranked(preference_keys(user, pref, pool, state, skill), pool)
+
+
+def _ranked(keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> list[Fighter]:
+    """:func:`rank` on the pool's keys: (key, roster index, candidate) sorted
+    -- the index is unique, so no two candidates are ever compared, and no
+    key function is called per candidate."""
+    return [c for _, _, c in sorted(zip(keys, [c.index for c in pool], pool))]
 
 
 @dataclass(slots=True)
@@ -121,11 +140,14 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
         pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
     else:
-        pool = [c for c in st.within(here, r) if (c.team == team) is heals or (allies_too and c is not user)]
+        # the army (heals), everyone but the user (allies admitted), else the
+        # enemies: a mask of the bitset index, no character read to drop it
+        mask = st.side_bits(team, False) if heals else ~(1 << user.pos) if allies_too else st.side_bits(team, True)
+        pool = st.within(here, r, mask)
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
-        pool = [c for c in pool if c.hp_lost > 0]
+        pool = [c for c in pool if c.hp < c.max_hp]  # HP lost (Fighter.hp_lost) > 0
         if not pool:
             return Candidates([], "heal_guard")
     pool = restrict(b, user, skill, pool)
@@ -180,12 +202,19 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
     pref = preference_for(b, user, skill)
     want = requested_extras(b, user, skill)
     requested = EXTEND_MAX if want is None else want
+    # The pool's keys, read once for the pick and the report's ranking
+    # (``targets_chosen``, built only with the decision events, issue 18).
+    keys = preference_keys(user, pref, pool, b.state, skill) if b.decisions else None
+    ranked = _ranked(keys, pool) if keys is not None else None
     if requested > 0:
         ext = _extended_choice(b, user, skill, pool, base, requested, pref)
         if ext is not None:
+            ext.ranked, ext.preference = ranked, pref
             return ext
-    primary = pick(b, user, pref, pool, 1, skill)
-    return Choice(primary, base, requested, 0)
+    if keys is None:
+        keys = preference_keys(user, pref, pool, b.state, skill)
+    primary = _pick_keyed(b, list(zip(keys, pool)), 1)
+    return Choice(primary, base, requested, 0, ranked, pref)
 
 
 def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], base: tuple[int, ...],
@@ -213,13 +242,43 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
                           and (not engaged or a.square == user.square)]
         ally_primaries = restrict(b, user, skill, ally_primaries)
 
-    keyed = [(g, g.square) for g in extras_pool]
+    groups: dict[int, list[Fighter]] = {}  # by roster position: each group is found once
+    sizes: dict[int, int] = {}
+    if st.box_is_range and not any(g.down for g in extras_pool):
+        # R-EXT-8's group read from the bitset index (the metric's range is
+        # its box; the index holds the living, so not with a KO candidate,
+        # R-D20-KO-2): in range of the user, within 1 of the primary, among
+        # the extras' pool, less the primary and the user -- extension_group's
+        # answer (tests/engine/test_state_index.py), sized by a bit count and
+        # listed only for the primary taken (issue 18)
+        pool_bits = 0
+        for g in extras_pool:
+            pool_bits |= 1 << g.pos
+        reach = skill.range
 
-    def group(p: Fighter) -> list[Fighter]:
-        return list(extension_group(st.metric, user.square, p.square, skill.range, engaged, keyed, exclude=(p, user)))
+        def group(p: Fighter) -> list[Fighter]:
+            return st.members(group_bits(st, user, p, reach, engaged, pool_bits))
+
+        def size(p: Fighter) -> int:
+            n = sizes.get(p.pos)
+            if n is None:
+                n = sizes[p.pos] = group_bits(st, user, p, reach, engaged, pool_bits).bit_count()
+            return n
+    else:
+        keyed = [(g, g.square) for g in extras_pool]
+
+        def group(p: Fighter) -> list[Fighter]:
+            found = groups.get(p.pos)
+            if found is None:
+                found = groups[p.pos] = list(extension_group(st.metric, user.square, p.square, skill.range,
+                                                             engaged, keyed, exclude=(p, user)))
+            return found
+
+        def size(p: Fighter) -> int:
+            return len(group(p))
 
     def value(p: Fighter) -> tuple[int, int]:
-        k = min(requested, len(group(p)), affordable)
+        k = min(requested, size(p), affordable)
         hits = k + (1 if p.team != user.team or skill.targets_allies else 0)
         return hits, k
 
@@ -238,6 +297,26 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
     extras = pick(b, user, pref, group(primary), k, skill)
     paid = plan_extension(panels, skill.cost, per, len(extras), base)
     return Choice([primary, *extras], base + paid, requested, len(extras))
+
+
+def group_bits(st: BattleState, user: Fighter, primary: Fighter, skill_range: int, user_engaged: bool,
+               pool_bits: int) -> int:
+    """:func:`extension_group` read from the bitset index, as bits
+    (``1 << pos``), for a metric whose range is its box (``box_is_range``)
+    and living candidates ``pool_bits``: those in range of the user and
+    within 1 of the primary (R-EXT-2), all in the user's area while it is
+    engaged (R-EXT-4), less the user and the primary (R-EXT-5).  The same
+    group (tests/engine/test_state_index.py), at a few ``&`` rather than two
+    ``in_range`` calls per candidate (issue 18)."""
+    here = user.square
+    if not st.metric.in_range(here, primary.square, skill_range):
+        return 0
+    bits = pool_bits & ~(1 << user.pos) & ~(1 << primary.pos)
+    if user_engaged:
+        if primary.square != here:
+            return 0
+        return bits & st.box_bits(here, 0)
+    return bits & st.box_bits(here, skill_range) & st.box_bits(primary.square, 1)
 
 
 K = TypeVar("K", bound=Hashable)

@@ -230,9 +230,11 @@ def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fi
     decision event, not built in a lean resolution (issue 18)."""
     if not ctx.decisions:
         return
-    pref = preference_for(ctx, user, skill)
+    # what the choice read (choose_targets keeps them), else read again
+    pref = choice.preference if choice.preference is not None else preference_for(ctx, user, skill)
+    ranked = choice.ranked if choice.ranked is not None else rank(user, pref, pool, ctx.state, skill)
     ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
-                             candidates=tuple(c.name for c in rank(user, pref, pool, ctx.state, skill)),
+                             candidates=tuple(c.name for c in ranked),
                              targets=tuple(t.name for t in choice.targets), preference=pref.describe(),
                              extend_requested=choice.requested, extended=choice.extended,
                              rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
