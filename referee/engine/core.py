@@ -199,9 +199,9 @@ def clear_statuses(f: Fighter) -> None:
 def cycles_unchecked() -> Iterator[None]:
     """Pause the cyclic garbage collector while a battle resolves (issue 18).
 
-    Why: a battle makes no reference cycles (tests/engine/test_state_index.py
-    checks that a battle leaves nothing for the collector), so every
-    collection during it is pure cost -- and a growing one: the events a
+    Why: a battle makes no reference cycles (tests/engine/test_no_cycles.py
+    checks that every ruleset's battles leave nothing for the collector), so
+    every collection during it is pure cost -- and a growing one: the events a
     battle keeps are promoted and traversed again, and a long battle of a
     big army triggers full collections of the whole heap (about 2 % of a
     4v4 battle's instructions, 3-5 % of a 32v32 one's).  Reference counting
