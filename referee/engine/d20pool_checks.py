@@ -159,7 +159,7 @@ def _tied(ordered: Sequence[str], keys: Mapping[str, list[int]]) -> set[str]:
 
 
 def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
-                    roll: Callable[[str], int]) -> list[str]:
+                    roll: Callable[[str], int], settled: set[str] | None = None) -> list[str]:
     """R-D20-ORDER-3: settle the contenders' tie keys and rank them, best first.
 
     ``contenders`` is in roster order; ``keys`` (name -> its rolls this round)
@@ -167,7 +167,19 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
     one tie die (and may record it).  While some contender's key equals, or is
     a prefix of, another's, each such contender rolls once, in roster order.
     One contender rolls nothing.
+
+    ``settled`` (kept by the caller for the round, like ``keys``): names
+    whose keys are known to be tie-free -- none equal to, or a prefix of,
+    another's.  Contenders all among them need no tie test: any part of a
+    tie-free set is tie-free, and a key only grows, which keeps it so (a
+    key that is not a prefix of another's, nor has one as its prefix,
+    stays so when extended).  Typically the next selection's contenders
+    are the last ones less the one who acted, so each selection after the
+    first of a ring's group is a sort alone.  Updated in place.
     """
+    if settled and settled.issuperset(contenders):  # each has its key already
+        # distinct keys: best first is the reverse of the ascending sort
+        return sorted(contenders, key=keys.__getitem__, reverse=True)
     for name in contenders:
         if name not in keys:
             keys[name] = []
@@ -182,6 +194,9 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
             # element-by-element order and the keys are distinct: best first
             # is the sorted order reversed.
             ordered.reverse()
+            if settled is not None:
+                settled.clear()
+                settled.update(contenders)
             return ordered
         for name in contenders:  # roster order
             if name in tied:

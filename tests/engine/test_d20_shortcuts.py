@@ -131,3 +131,30 @@ def test_walk_policy_is_still_a_plain_dataclass() -> None:
     """A policy without the judge's findings is the walk of every other ruleset."""
     assert d20pool.WalkPolicy().judged is None
     assert "judged" in {f.name for f in dataclasses.fields(d20pool.WalkPolicy)}
+
+
+def test_settled_contenders_change_no_event_and_no_draw() -> None:
+    """``rank_contenders``' ``settled`` set (contenders known tie-free skip
+    the tie test) gives the events and draws of the full test at every
+    selection, and is used: both rankings are compared call by call."""
+    from referee.engine import d20pool_checks
+
+    rank = d20pool_checks.rank_contenders
+    skipped = 0
+
+    def checked(contenders: Any, keys: Any, roll: Any, settled: Any = None) -> Any:
+        nonlocal skipped
+        if settled is not None and len(contenders) > 1 and settled.issuperset(contenders):
+            skipped += 1
+            before = {n: list(k) for n, k in keys.items()}
+            assert rank(contenders, keys, roll) == rank(contenders, keys, roll, settled)
+            assert keys == before  # tie-free indeed: nothing rolled
+        return rank(contenders, keys, roll, settled)
+
+    for setup, seed in setups():
+        fast = resolved(setup, seed)
+        with mock.patch.object(d20pool, "rank_contenders", lambda c, k, r, s=None: rank(c, k, r)):
+            assert resolved(setup, seed) == fast
+        with mock.patch.object(d20pool, "rank_contenders", checked):
+            assert resolved(setup, seed) == fast
+    assert skipped > 0

@@ -145,6 +145,7 @@ class AreaNumber:
         state = ctx.state
         width, height = ctx.ruleset.map.width, ctx.ruleset.map.height  # narrowing does not renumber
         keys: dict[str, list[int]] = {}
+        settled: set[str] = set()  # names whose keys are tie-free (rank_contenders)
         fixed_order = [f.name for f in state.order] if fixed else []
         fighters = state.fighters
         by_name = state.by_name
@@ -181,7 +182,7 @@ class AreaNumber:
                         top, contenders = number, [f.name]
                     elif number == top:
                         contenders.append(f.name)
-                ranked = rank_contenders(contenders, keys, roll)
+                ranked = rank_contenders(contenders, keys, roll, settled)
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
