@@ -77,6 +77,11 @@ class D20Clauses:
 def d20_clauses(f: Fighter) -> D20Clauses:
     """``f``'s plan's d20pool clauses by kind, gathered once per battle (a
     plan does not change during a battle)."""
+    memory = f.mechanic_state
+    if isinstance(memory, D20Fighter):  # d20_of inlined: every turn and every check asks
+        found = memory.clauses
+        if found is not None:
+            return found
     memory = d20_of(f)
     found = memory.clauses
     if found is None:
@@ -295,7 +300,8 @@ class SupportAndAction(NoInnateSkills):
 
     def act(self, ctx: Resolution, f: Fighter) -> None:
         begin_action(ctx, f)
-        ride = ride_clause(ctx, f) if f.freeze <= 0 else None  # R-D20-TURN-2: a push or grapple first
+        # R-D20-TURN-2: a push or grapple first (most plans have no such clause)
+        ride = ride_clause(ctx, f) if d20_clauses(f).rides and f.freeze <= 0 else None
         if ride is not None:
             ride_action(ctx, f, *ride)
             if not f.down:
