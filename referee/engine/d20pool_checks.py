@@ -180,11 +180,18 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
     if settled and settled.issuperset(contenders):  # each has its key already
         # distinct keys: best first is the reverse of the ascending sort
         return sorted(contenders, key=keys.__getitem__, reverse=True)
+    fresh = 0
     for name in contenders:
         if name not in keys:
             keys[name] = []
+            fresh += 1
     if len(contenders) < 2:
         return list(contenders)
+    if fresh == len(contenders):
+        # every key empty, so each is a prefix of the others: all roll, in
+        # roster order -- the first pass of the loop below, without its sort
+        for name in contenders:
+            keys[name].append(roll(name))
     by_key = keys.__getitem__
     while True:
         ordered = sorted(contenders, key=by_key)

@@ -133,10 +133,30 @@ def test_walk_policy_is_still_a_plain_dataclass() -> None:
     assert "judged" in {f.name for f in dataclasses.fields(d20pool.WalkPolicy)}
 
 
+def plain_rank(contenders: Any, keys: Any, roll: Any, settled: Any = None) -> Any:
+    """R-D20-ORDER-3 as ``rank_contenders`` did it before its shortcuts:
+    sort, find the tied, roll them in roster order, until none is tied."""
+    from referee.engine import d20pool_checks
+
+    for name in contenders:
+        keys.setdefault(name, [])
+    if len(contenders) < 2:
+        return list(contenders)
+    while True:
+        ordered = sorted(contenders, key=keys.__getitem__)
+        tied = d20pool_checks._tied(ordered, keys)
+        if not tied:
+            return ordered[::-1]
+        for name in contenders:
+            if name in tied:
+                keys[name].append(roll(name))
+
+
 def test_settled_contenders_change_no_event_and_no_draw() -> None:
-    """``rank_contenders``' ``settled`` set (contenders known tie-free skip
-    the tie test) gives the events and draws of the full test at every
-    selection, and is used: both rankings are compared call by call."""
+    """``rank_contenders``' shortcuts -- the ``settled`` set (contenders
+    known tie-free skip the tie test) and all-empty keys rolling without a
+    sort -- give the events and draws of the plain loop at every
+    selection, and are used: both rankings are compared call by call."""
     from referee.engine import d20pool_checks
 
     rank = d20pool_checks.rank_contenders
@@ -153,7 +173,7 @@ def test_settled_contenders_change_no_event_and_no_draw() -> None:
 
     for setup, seed in setups():
         fast = resolved(setup, seed)
-        with mock.patch.object(d20pool, "rank_contenders", lambda c, k, r, s=None: rank(c, k, r)):
+        with mock.patch.object(d20pool, "rank_contenders", plain_rank):
             assert resolved(setup, seed) == fast
         with mock.patch.object(d20pool, "rank_contenders", checked):
             assert resolved(setup, seed) == fast
