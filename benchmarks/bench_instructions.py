@@ -1,7 +1,8 @@
 """Instructions per 8v8 battle, tcgt against a variant, by callgrind (issue 12).
 
-Run: ``python benchmarks/bench_instructions.py [RULESET ...]`` (default
-``soulwired``), or ``python benchmarks/bench_instructions.py --stages [N]``
+Run: ``python benchmarks/bench_instructions.py [--lean] [RULESET ...]`` (default
+``soulwired``; ``--lean``: both rulesets resolve without decision events, as a
+round and ``odds`` resolve them, issue 18), or ``python benchmarks/bench_instructions.py --stages [N]``
 for issue 18's stages (load, engine, json, text) of ``N`` (default 5) random
 8v8 battles of ``bench_batch.py``'s round, resolved as ``referee batch``
 resolves them (lean) and with decision events.  Why instruction counts: the machine is shared, and a wall-time
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BATTLES = 21
 
 
-def run_battles(name: str) -> None:
+def run_battles(name: str, decisions: bool = True) -> None:
     """The child: build the inputs, warm up, then one battle between each
     pair of ``os.getppid()`` calls (the dump points)."""
     sys.path.insert(0, str(ROOT))
@@ -38,20 +39,28 @@ def run_battles(name: str) -> None:
 
     rs = ruleset(name)
     inputs = setups(8, BATTLES)
-    resolve_battle(inputs[0], rs, 0)  # imports and caches out of the first dump
+    resolve_battle(inputs[0], rs, 0, decisions=decisions)  # imports and caches out of the first dump
     for i, setup in enumerate(inputs):
         os.getppid()
-        resolve_battle(setup, rs, i)
+        resolve_battle(setup, rs, i, decisions=decisions)
     os.getppid()
 
 
-def count(name: str) -> list[int]:
+def _child_env() -> dict[str, str]:
+    """The child's environment with a fixed ``PYTHONHASHSEED``: string hashes
+    decide dict and set layouts, so an unset seed moves a battle's count by
+    1-3 M from run to run of the same code (no outcome depends on it)."""
+    return {**os.environ, "PYTHONHASHSEED": "0"}
+
+
+def count(name: str, decisions: bool = True) -> list[int]:
     """Instructions of each battle of ``name``, in battle order."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
         subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=os_getppid",
-                        f"--callgrind-out-file={out}", sys.executable, __file__, "--child", name],
-                       check=True, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                        f"--callgrind-out-file={out}", sys.executable, __file__, "--child", name,
+                        *([] if decisions else ["--lean"])],
+                       check=True, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_child_env())
         dumps = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
         totals = []
         for path in dumps[1:]:  # the first dump is the start-up and the warm-up battle
@@ -124,7 +133,7 @@ def stages(battles: int) -> None:
 
 def main() -> None:
     if sys.argv[1:2] == ["--child"]:
-        run_battles(sys.argv[2])
+        run_battles(sys.argv[2], decisions="--lean" not in sys.argv)
         return
     if sys.argv[1:2] == ["--stages-child"]:
         run_stages(int(sys.argv[2]))
@@ -132,12 +141,14 @@ def main() -> None:
     if sys.argv[1:2] == ["--stages"]:
         stages(int(sys.argv[2]) if len(sys.argv) > 2 else 5)
         return
-    names = sys.argv[1:] or ["soulwired"]
-    base = count("tcgt")
+    decisions = "--lean" not in sys.argv
+    names = [a for a in sys.argv[1:] if a != "--lean"] or ["soulwired"]
+    base = count("tcgt", decisions)
+    print("lean resolutions (no decision events)" if not decisions else "resolutions with decision events")
     print(f"8v8 tcgt: median {statistics.median(base) / 1e6:.0f} M instructions per battle, "
           f"{sum(base) / 1e6:.0f} M over {len(base)} battles")
     for name in names:
-        got = count(name)
+        got = count(name, decisions)
         print(f"8v8 {name}: median {statistics.median(got) / 1e6:.0f} M instructions per battle "
               f"({statistics.median(got) / statistics.median(base):.2f}x tcgt), {sum(got) / 1e6:.0f} M over "
               f"{len(got)} battles ({sum(got) / sum(base):.2f}x; goal: within 2x)")
