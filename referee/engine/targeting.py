@@ -57,34 +57,53 @@ def preference_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], st
     """:func:`preference_key` of each of ``pool``, in its order: the
     preference's kind is read once for the pool, not once per candidate
     (every use keys all its candidates, issue 18)."""
-    dist, here = state.metric.distance, user.square
+    ds = distances(state, user.square, pool)
     k = pref.kind
     if k is PreferenceKind.NEAREST:
-        return [(0, dist(here, c.square)) for c in pool]
+        return [(0, d) for d in ds]
     if k is PreferenceKind.LOWEST_HP:
-        return [(c.hp, dist(here, c.square)) for c in pool]
+        return [(c.hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.HIGHEST_HP:
-        return [(-c.hp, dist(here, c.square)) for c in pool]
+        return [(-c.hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.MOST_HP_LOST:  # -(HP lost)
-        return [(c.hp - c.max_hp, dist(here, c.square)) for c in pool]
+        return [(c.hp - c.max_hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.LEAST_HP_LOST:  # HP lost
-        return [(c.max_hp - c.hp, dist(here, c.square)) for c in pool]
+        return [(c.max_hp - c.hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.NAMED:
         name = pref.name
-        return [(0 if c.name == name else 1, dist(here, c.square)) for c in pool]
+        return [(0 if c.name == name else 1, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.FARTHEST:
-        out = []
-        for c in pool:
-            d = dist(here, c.square)
-            out.append((-d, d))
-        return out
+        return [(-d, d) for d in ds]
     if k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
         key = pref.key
-        return [(key(c) if key is not None else 0, dist(here, c.square)) for c in pool]
+        return [(key(c) if key is not None else 0, d) for c, d in zip(pool, ds)]
     # PreferenceKind.ALLY_WITH
     match = pref.match
-    return [(0 if match is not None and match(CondContext(state, user, skill, c)) else 1, dist(here, c.square))
-            for c in pool]
+    return [(0 if match is not None and match(CondContext(state, user, skill, c)) else 1, d)
+            for c, d in zip(pool, ds)]
+
+
+def distances(state: BattleState, here: Square, pool: Sequence[Fighter]) -> list[int]:
+    """Each of ``pool``'s distance from ``here`` in the range metric
+    (R-RANGE-1, R-PLAN-4's nearest key).  A metric whose range is its box
+    (``box_is_range``) measures the Chebyshev distance (the least r whose box
+    holds the area), so it is computed inline, without a call per candidate
+    (every use keys every candidate, issue 18); else the metric's own."""
+    if not state.box_is_range:
+        dist = state.metric.distance
+        return [dist(here, c.square) for c in pool]
+    hf, hr = here.file, here.rank
+    out = []
+    for c in pool:
+        q = c.square
+        dx = q.file - hf
+        dy = q.rank - hr
+        if dx < 0:
+            dx = -dx
+        if dy < 0:
+            dy = -dy
+        out.append(dx if dx > dy else dy)
+    return out
 
 
 def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
