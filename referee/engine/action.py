@@ -386,7 +386,7 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
     poisoned = 0 if paid else mark_used(f, panels)
     b.emit(E.SkillUsed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry,
-                       targets=tuple(t.name for t in targets), panels=panels, square=f.square))
+                       targets=tuple([t.name for t in targets]), panels=panels, square=f.square))
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))
