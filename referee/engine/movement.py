@@ -205,8 +205,10 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     if c.who is MoveGoal.NEAREST_ENEMY:
         enemies = st.enemies_of(f)
         return choose(b.rng, "ties", nearest_enemies(b, f, enemies)[0]) if enemies else None
-    ko_too = st.revivable
-    pool = [a for a in st.fighters if a.team == f.team and a is not f and (ko_too or not a.down)]
+    if st.revivable:
+        pool = [a for a in st.fighters if a.team == f.team and a is not f]
+    else:  # the living allies: the army's bits less ``f``, roster order (issue 18)
+        pool = st.members(st.side_bits(f.team, False) & ~(1 << f.pos))
     if c.who is MoveGoal.ALLY_MATCHING:
         pool = [a for a in pool if c.match(CondContext(st, f, None, a))]
     if not pool:
