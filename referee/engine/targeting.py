@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from referee.board import Square
@@ -138,7 +138,11 @@ def _ranked(keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> list[Fighte
     """:func:`rank` on the pool's keys: (key, roster index, candidate) sorted
     -- the index is unique, so no two candidates are ever compared, and no
     key function is called per candidate."""
-    return [c for _, _, c in sorted(zip(keys, [c.index for c in pool], pool))]
+    return list(map(_THIRD, sorted(zip(keys, map(_INDEX, pool), pool))))
+
+
+_INDEX = attrgetter("index")
+_THIRD = itemgetter(2)
 
 
 @dataclass(slots=True)
@@ -232,8 +236,18 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
             return ext
     if keys is None:
         keys = preference_keys(user, pref, pool, b.state, skill)
-    primary = _pick_keyed(b, list(zip(keys, pool)), 1)
-    return Choice(primary, base, requested, 0, ranked, pref)
+    return Choice([_pick_one(b, keys, pool)], base, requested, 0, ranked, pref)
+
+
+def _pick_one(b: Resolution, keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> Fighter:
+    """``_pick_keyed(b, list(zip(keys, pool)), 1)[0]``: the least key, ties
+    drawn on ``ties`` in pool order; a lone best is taken without asking the
+    RNG (a choice among one draws nothing, R-RNG-1).  Found by C scans of
+    the keys (every use picks its primary, issue 18)."""
+    best = min(keys)
+    if keys.count(best) == 1:
+        return pool[keys.index(best)]
+    return choose(b.rng, "ties", [c for k, c in zip(keys, pool) if k == best])
 
 
 def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], base: tuple[int, ...],

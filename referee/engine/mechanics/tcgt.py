@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from referee.board import DIRECTIONS, Direction, Square, direction_between
 from referee.catalog import Skill
@@ -234,10 +235,13 @@ def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fi
     pref = choice.preference if choice.preference is not None else preference_for(ctx, user, skill)
     ranked = choice.ranked if choice.ranked is not None else rank(user, pref, pool, ctx.state, skill)
     ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
-                             candidates=tuple([c.name for c in ranked]),
-                             targets=tuple([t.name for t in choice.targets]), preference=pref.describe(),
+                             candidates=tuple(map(_NAME, ranked)),
+                             targets=tuple(map(_NAME, choice.targets)), preference=pref.describe(),
                              extend_requested=choice.requested, extended=choice.extended,
                              rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
+
+
+_NAME = attrgetter("name")
 
 
 @dataclass(frozen=True, slots=True)
