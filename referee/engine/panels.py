@@ -18,21 +18,21 @@ def plan_payment(
     """Panel indices paying ``cost`` by R-PAN-3: for each element needed, in
     cost order, the leftmost unused panel of that element.  None if unpayable.
     """
-    # Each panel's element if it is free, else None, read once per call; then
-    # each element needed is the leftmost match (a C scan of the list, not a
-    # loop of attribute tests per panel per element: every entry the walk
-    # reaches asks this, issue 18).  A panel taken is set to None.
-    wind = Element.WIND
-    free = [None if p.used or p.assigned is not None else wind if p.changed > 0 else p.base for p in panels]
-    for i in taken:
-        free[i] = None
     chosen: list[int] = []
+    wind = Element.WIND
     for element in cost:
-        if element not in free:
+        # The element first (most panels fail it: most entries reaching
+        # payment are unpayable), p.element inlined, and a counter rather
+        # than enumerate's tuples: this is the walk's innermost loop (issue 18).
+        i = 0
+        for p in panels:
+            if (wind if p.changed > 0 else p.base) is element and not p.used and p.assigned is None \
+                    and i not in taken and i not in chosen:
+                chosen.append(i)
+                break
+            i += 1
+        else:
             return None
-        i = free.index(element)
-        free[i] = None
-        chosen.append(i)
     return tuple(chosen)
 
 
