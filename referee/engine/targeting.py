@@ -57,10 +57,13 @@ def preference_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], st
     """:func:`preference_key` of each of ``pool``, in its order: the
     preference's kind is read once for the pool, not once per candidate
     (every use keys all its candidates, issue 18)."""
-    ds = distances(state, user.square, pool)
     k = pref.kind
-    if k is PreferenceKind.NEAREST:
-        return [(0, d) for d in ds]
+    if k is PreferenceKind.NEAREST:  # the default: most uses
+        if state.box_is_range:
+            return _nearest_box_keys(user.square, pool)
+        dist, here = state.metric.distance, user.square
+        return [(0, dist(here, c.square)) for c in pool]
+    ds = distances(state, user.square, pool)
     if k is PreferenceKind.LOWEST_HP:
         return [(c.hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.HIGHEST_HP:
@@ -89,9 +92,16 @@ def distances(state: BattleState, here: Square, pool: Sequence[Fighter]) -> list
     (``box_is_range``) measures the Chebyshev distance (the least r whose box
     holds the area), so it is computed inline, without a call per candidate
     (every use keys every candidate, issue 18); else the metric's own."""
-    if not state.box_is_range:
-        dist = state.metric.distance
-        return [dist(here, c.square) for c in pool]
+    if state.box_is_range:
+        return [d for _, d in _nearest_box_keys(here, pool)]
+    dist = state.metric.distance
+    return [dist(here, c.square) for c in pool]
+
+
+def _nearest_box_keys(here: Square, pool: Sequence[Fighter]) -> list[tuple[int, int]]:
+    """R-PLAN-4's nearest keys, (0, distance), for a metric whose range is
+    its box: the Chebyshev distance computed inline, the pairs built in the
+    same loop (issue 18)."""
     hf, hr = here.file, here.rank
     out = []
     for c in pool:
@@ -102,7 +112,7 @@ def distances(state: BattleState, here: Square, pool: Sequence[Fighter]) -> list
             dx = -dx
         if dy < 0:
             dy = -dy
-        out.append(dx if dx > dy else dy)
+        out.append((0, dx if dx > dy else dy))
     return out
 
 

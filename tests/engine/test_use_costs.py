@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -76,23 +77,34 @@ def test_a_box_metric_measures_the_chebyshev_distance() -> None:
 
 @pytest.mark.parametrize("name", ["tcgt", "orm"])
 def test_candidate_distances_are_the_metrics(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every call of ``distances`` in random battles equals the metric's own
-    ``distance`` per candidate (orm: a metric without the promise)."""
+    """Every call of ``distances`` and every key ``preference_keys`` gives in
+    random battles carries the metric's own ``distance`` per candidate (orm:
+    a metric without the promise)."""
     from referee.engine import targeting
 
     seen = [0]
+    keys_of = targeting.preference_keys
 
-    def checked(state: BattleState, here: Square, pool: Sequence[object]) -> list[int]:
-        got = distances(state, here, pool)  # type: ignore[arg-type]
-        assert got == [state.metric.distance(here, c.square) for c in pool]  # type: ignore[attr-defined]
+    def checked(state: BattleState, here: Square, pool: Sequence[Any]) -> list[int]:
+        got = distances(state, here, pool)
+        assert got == [state.metric.distance(here, c.square) for c in pool]
+        seen[0] += len(pool)
+        return got
+
+    def checked_keys(user: Any, pref: Any, pool: Sequence[Any], state: BattleState,
+                     skill: Any = None) -> list[tuple[int, int]]:
+        got = keys_of(user, pref, pool, state, skill)
+        assert [d for _, d in got] == [state.metric.distance(user.square, c.square) for c in pool]
         seen[0] += len(pool)
         return got
 
     monkeypatch.setattr(targeting, "distances", checked)
+    monkeypatch.setattr(targeting, "preference_keys", checked_keys)
     rs = ruleset(name)
     for seed in range(3):
         resolve_battle(_setup(name, seed, 8), rs, seed)
     assert seen[0] > 50
+    assert distances.__module__ == "referee.engine.targeting"
 
 
 def test_members_are_kept_and_each_call_gets_its_own_list(monkeypatch: pytest.MonkeyPatch) -> None:
