@@ -516,6 +516,16 @@ class BattleState:
                 return True
         return False
 
+    def enemy_in_area(self, f: Fighter) -> bool:
+        """An enemy in ``f``'s area (R-MOVE-1): :meth:`is_engaged` less the
+        sinking test, for a caller that has just made it (the movement's
+        ``stuck``: every mover; sinkings are many in a crowd, issue 18)."""
+        sq, team = f.square, f.team
+        for g in self.occupants.get(sq.rank * _RANK_STRIDE + sq.file, ()):
+            if g.team != team:
+                return True
+        return False
+
     def standing(self, team: str) -> int:
         return len(self.standing_by_team.get(team, ()))
 

@@ -45,7 +45,7 @@ class StepMovement:
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         if state.is_sunk(mover.square):
             return "sunk"
-        if state.is_engaged(mover):  # an enemy in its area (its area is not sunk: see above)
+        if state.enemy_in_area(mover):  # engaged (R-MOVE-1); its area is not sunk: asked above
             return "engaged"
         if mover.bind > 0:
             return "bound"
