@@ -167,7 +167,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     ``filters``: (condition on target, keep-when-true) from use clauses."""
     st = b.state
     heals = skill.targets_allies
-    allies_too = not heals and admits_allies(b, user, skill)
+    restricts = user.plan.restricts  # (most plans have none: two calls saved per use, issue 18)
+    allies_too = not heals and bool(restricts) and admits_allies(b, user, skill)
     team, r, here = user.team, skill.range, user.square
     in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
@@ -175,7 +176,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     else:
         # the army (heals), everyone but the user (allies admitted), else the
         # enemies: a mask of the bitset index, no character read to drop it
-        mask = st.side_bits(team, False) if heals else ~(1 << user.pos) if allies_too else st.side_bits(team, True)
+        army = st.team_bits.get(team, 0)  # side_bits, inline
+        mask = army if heals else ~(1 << user.pos) if allies_too else ~army
         pool = st.within(here, r, mask)
     if not pool:
         return Candidates([], "no_target")
@@ -183,7 +185,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
         pool = [c for c in pool if c.hp < c.max_hp]  # HP lost (Fighter.hp_lost) > 0
         if not pool:
             return Candidates([], "heal_guard")
-    pool = restrict(b, user, skill, pool)
+    if restricts:
+        pool = restrict(b, user, skill, pool)
     for cond, keep in filters:
         pool = [c for c in pool if cond(CondContext(st, user, skill, c)) == keep]
     return Candidates(pool, "" if pool else "no_target")
@@ -232,8 +235,11 @@ def requested_extras(b: Resolution, user: Fighter, skill: Skill) -> int | None:
 def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
                    base: tuple[int, ...]) -> Choice:
     """The primary and extras of one use (R-PLAN-4, R-EXT-1..9)."""
-    pref = preference_for(b, user, skill)
-    want = requested_extras(b, user, skill)
+    # (the two clause reads are called only when the plan has such clauses:
+    # most have none, and every use comes here, issue 18)
+    plan = user.plan
+    pref = preference_for(b, user, skill) if plan.target_prefs else NEAREST
+    want = requested_extras(b, user, skill) if skill.can_extend and plan.extends else 0
     requested = EXTEND_MAX if want is None else want
     # The pool's keys, read once for the pick and the report's ranking
     # (``targets_chosen``, built only with the decision events, issue 18).

@@ -279,9 +279,13 @@ class ArmyReduced:
     def reached(self, state: BattleState) -> bool:
         # Asked after every use: the head counts are kept by the state's
         # set_down (issue 18), not recounted.
+        # (a loop, not any() over a generator: this runs after every use)
         threshold = self.goal.threshold
-        standing = state.standing
-        return any(standing(team) <= threshold(start) for team, start in state.start_counts.items())
+        standing = state.standing_by_team
+        for team, start in state.start_counts.items():
+            if len(standing.get(team, ())) <= threshold(start):
+                return True
+        return False
 
     def after_round(self, ctx: Resolution) -> None:
         return None
