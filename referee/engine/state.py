@@ -70,7 +70,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size", "garb", "evasion_type", "grapple", "pos", "reactions",
+        "size", "garb", "evasion_type", "grapple", "pos", "bit", "reactions",
     )
 
     def __init__(
@@ -139,6 +139,9 @@ class Fighter:
         #: Roster position in its battle (``BattleState.reindex``): the kept
         #: indexes sort by it through a C attribute getter (issue 18).
         self.pos = index
+        #: ``1 << pos``, its bit in the bitset index (a C attribute read:
+        #: a pool's bits are ``sum(map(attrgetter("bit"), pool))``).
+        self.bit = 1 << index
         #: The reacting entries of its skills by trigger, (entry, skill,
         #: reaction) in skill-list order: fixed by the sheet, found at the
         #: first hit (``responses._reaction_entries``); None until then.
@@ -327,6 +330,7 @@ class BattleState:
         """Build the kept indexes from the fighters (battle start)."""
         for i, f in enumerate(self.fighters):
             f.pos = i
+            f.bit = 1 << i
         self.member_cache = {}
         self.occupants = {}
         self.standing_by_team = {WHITE: [], BLACK: []}

@@ -241,6 +241,14 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
     pref = preference_for(b, user, skill) if plan.target_prefs else NEAREST
     want = requested_extras(b, user, skill) if skill.can_extend and plan.extends else 0
     requested = EXTEND_MAX if want is None else want
+    st = b.state
+    if requested == 0 and pref.kind is PreferenceKind.NEAREST and st.box_is_range:
+        near = _nearest_rings(st, user.square, pool, b.decisions)
+        if near is not None:  # the pool's rings, nearest first (roster order in each)
+            tied = near[0]
+            primary = tied[0] if len(tied) == 1 else choose(b.rng, "ties", tied)
+            ranked = [c for ring in near for c in ring] if b.decisions else None
+            return Choice([primary], base, requested, 0, ranked, pref)
     # The pool's keys, read once for the pick and the report's ranking
     # (``targets_chosen``, built only with the decision events, issue 18).
     keys = preference_keys(user, pref, pool, b.state, skill) if b.decisions else None
@@ -253,6 +261,41 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
     if keys is None:
         keys = preference_keys(user, pref, pool, b.state, skill)
     return Choice([_pick_one(b, keys, pool)], base, requested, 0, ranked, pref)
+
+
+def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every: bool) -> list[list[Fighter]] | None:
+    """An unextended use's nearest-first order (R-PLAN-4) read from the
+    bitset index, for a metric whose range is its box: the pool's members
+    ring by ring around ``here`` (distance 0, 1, ...), each in roster order
+    -- the sort by (distance, roster index) of :func:`_ranked`, and the first
+    ring is :func:`_pick_one`'s tie among the nearest.  No key per candidate
+    (pools of a crowd hold a dozen candidates and more, issue 18).
+    ``every``: all the rings (the ranking), else the first only.  None when
+    the pool is not all living, distinct characters (a KO one is not in the
+    index, R-D20-KO-2): then the keys decide.  The pool is in roster order,
+    as every pool is (``candidates``)."""
+    bits = sum(map(_BIT, pool))
+    team_bits = st.team_bits
+    living = 0
+    for t in team_bits:
+        living |= team_bits[t]
+    if bits & ~living or bits.bit_count() != len(pool):
+        return None
+    box, members = st.box_bits, st.members
+    rings: list[list[Fighter]] = []
+    d = 0
+    while bits:  # each ring: the box of d less the rings before (taken out of bits)
+        ring = box(here, d) & bits
+        if ring:
+            rings.append(members(ring))
+            if not every:
+                break
+            bits &= ~ring
+        d += 1
+    return rings
+
+
+_BIT = attrgetter("bit")
 
 
 def _pick_one(b: Resolution, keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> Fighter:

@@ -127,3 +127,35 @@ def test_members_are_kept_and_each_call_gets_its_own_list(monkeypatch: pytest.Mo
     for seed in range(2):
         resolve_battle(_setup("tcgt", seed, 16), rs, seed)
     assert seen[0] > 100
+
+
+@pytest.mark.parametrize("size", [4, 16])
+def test_nearest_rings_are_the_keys_order(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unextended nearest use read ring by ring from the bitset index
+    gives what the keys give: the ranking sorted by (distance, roster
+    index), and the first ring is the tie among the nearest."""
+    from referee.engine import targeting
+    from referee.engine.clauses import NEAREST
+
+    seen = [0]
+    rings_of = targeting._nearest_rings
+
+    def checked(st: BattleState, here: Square, pool: Sequence[Any], every: bool) -> Any:
+        got = rings_of(st, here, pool, every)
+        if got is not None:
+            user = next(f for f in st.fighters if f.square == here)
+            keys = targeting.preference_keys(user, NEAREST, pool, st)
+            best = min(keys)
+            assert got[0] == [c for k, c in zip(keys, pool) if k == best]
+            if every:
+                assert [c for ring in got for c in ring] == targeting._ranked(keys, pool)
+            assert all(f.index == f.pos for f in st.fighters)
+            seen[0] += 1
+        return got
+
+    monkeypatch.setattr(targeting, "_nearest_rings", checked)
+    rs = ruleset("tcgt")
+    for seed in range(3):
+        resolve_battle(_setup("tcgt", seed, size), rs, seed)
+        resolve_battle(_setup("tcgt", seed, size), rs, seed, decisions=False)
+    assert seen[0] > 20
