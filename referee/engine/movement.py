@@ -13,7 +13,7 @@ from referee.engine.rng import choose
 from referee.catalog import Skill
 from referee.engine.clauses import Clause, Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
 from referee.plan.innate import innate_skill
-from referee.engine.state import ROSTER_ORDER, Fighter, occupants_at
+from referee.engine.state import ROSTER_ORDER, Fighter
 
 
 @dataclass(slots=True)
@@ -154,10 +154,12 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
     if nearest >= _NO_ROUTE and b.mechanics.movement.approach_needs_a_route:
         return (), "no_route", "", None, "R-MOVE-6"
     if len(tied) > 1:
-        team = f.team  # the occupancy index (issue 18)
-        crowd = {e.name: sum(1 for o in occupants_at(st, e.square) if o.team != team) for e in tied}
-        most = max(crowd.values())
-        tied = [e for e in tied if crowd[e.name] == most]
+        # each one's area's enemies of ``f``: a bit count of the index's
+        # one-area box (issue 18)
+        enemy_bits, box = st.side_bits(f.team, True), st.box_bits
+        crowd = [(box(e.square, 0) & enemy_bits).bit_count() for e in tied]
+        most = max(crowd)
+        tied = [e for e, n in zip(tied, crowd) if n == most]
     goal_f = choose(b.rng, "ties", tied)
     pick.goal = goal_f
     return _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6", last)
@@ -203,8 +205,10 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     if c.who is MoveGoal.NEAREST_ENEMY:
         enemies = st.enemies_of(f)
         return choose(b.rng, "ties", nearest_enemies(b, f, enemies)[0]) if enemies else None
-    ko_too = st.revivable
-    pool = [a for a in st.fighters if a.team == f.team and a is not f and (ko_too or not a.down)]
+    if st.revivable:
+        pool = [a for a in st.fighters if a.team == f.team and a is not f]
+    else:  # the living allies: the army's bits less ``f``, roster order (issue 18)
+        pool = st.members(st.side_bits(f.team, False) & ~(1 << f.pos))
     if c.who is MoveGoal.ALLY_MATCHING:
         pool = [a for a in pool if c.match(CondContext(st, f, None, a))]
     if not pool:
@@ -255,10 +259,16 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
             elif r == best:
                 found.append(g)
 
+        inside = 0  # the enemies of the rings read so far: ring d is box d less these
+        box, members = st.box_bits, st.members
         while d <= last and d <= best and budget > 0:
             budget -= 8 * d or 1
-            for g in st.ring(here, d, enemy_bits):
-                measure(g)
+            bits = box(here, d) & enemy_bits
+            ring = bits & ~inside
+            if ring:
+                for g in members(ring):
+                    measure(g)
+            inside = bits
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read
             found.sort(key=ROSTER_ORDER)

@@ -21,12 +21,16 @@ def plan_payment(
     chosen: list[int] = []
     wind = Element.WIND
     for element in cost:
-        for i, p in enumerate(panels):
-            # (p.element inlined: this is the walk's innermost loop)
-            if not p.used and p.assigned is None and (wind if p.changed > 0 else p.base) is element \
+        # The element first (most panels fail it: most entries reaching
+        # payment are unpayable), p.element inlined, and a counter rather
+        # than enumerate's tuples: this is the walk's innermost loop (issue 18).
+        i = 0
+        for p in panels:
+            if (wind if p.changed > 0 else p.base) is element and not p.used and p.assigned is None \
                     and i not in taken and i not in chosen:
                 chosen.append(i)
                 break
+            i += 1
         else:
             return None
     return tuple(chosen)

@@ -70,7 +70,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size", "garb", "evasion_type", "grapple", "pos", "reactions",
+        "size", "garb", "evasion_type", "grapple", "pos", "bit", "reactions",
     )
 
     def __init__(
@@ -139,6 +139,9 @@ class Fighter:
         #: Roster position in its battle (``BattleState.reindex``): the kept
         #: indexes sort by it through a C attribute getter (issue 18).
         self.pos = index
+        #: ``1 << pos``, its bit in the bitset index (a C attribute read:
+        #: a pool's bits are ``sum(map(attrgetter("bit"), pool))``).
+        self.bit = 1 << index
         #: The reacting entries of its skills by trigger, (entry, skill,
         #: reaction) in skill-list order: fixed by the sheet, found at the
         #: first hit (``responses._reaction_entries``); None until then.
@@ -250,6 +253,10 @@ class BattleState:
     team_bits: dict[str, int] = field(default_factory=dict)
     #: The metric's ``box_is_range`` promise, read once (asked per range scan).
     box_is_range: bool = field(init=False, default=False)
+    #: :meth:`members`' answers by bits: a pure function of the bits while
+    #: the roster stands (emptied by :meth:`reindex`).  In a crowd the same
+    #: boxes are asked again and again (about 4 in 5 calls at 32v32).
+    member_cache: dict[int, tuple[Fighter, ...]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
@@ -323,6 +330,8 @@ class BattleState:
         """Build the kept indexes from the fighters (battle start)."""
         for i, f in enumerate(self.fighters):
             f.pos = i
+            f.bit = 1 << i
+        self.member_cache = {}
         self.occupants = {}
         self.standing_by_team = {WHITE: [], BLACK: []}
         for f in self.fighters:
@@ -405,14 +414,22 @@ class BattleState:
 
     def members(self, bits: int) -> list[Fighter]:
         """The characters of ``bits`` (the bitset index's ``1 << pos``), in
-        roster order: the bits low to high, no sort (R-RNG-1)."""
-        fighters = self.fighters
-        out: list[Fighter] = []
-        while bits:
-            low = bits & -bits
-            out.append(fighters[low.bit_length() - 1])
-            bits ^= low
-        return out
+        roster order: the bits low to high, no sort (R-RNG-1).  Kept in
+        :attr:`member_cache` once found (a new list each call: callers may
+        change theirs)."""
+        if not bits:
+            return []
+        found = self.member_cache.get(bits)
+        if found is None:
+            fighters = self.fighters
+            out: list[Fighter] = []
+            rest = bits
+            while rest:
+                low = rest & -rest
+                out.append(fighters[low.bit_length() - 1])
+                rest ^= low
+            found = self.member_cache[bits] = tuple(out)
+        return list(found)
 
     def near(self, sq: Square, r: int) -> list[Fighter]:
         """Living characters within ``r`` files and ``r`` ranks of ``sq`` (the
@@ -498,6 +515,16 @@ class BattleState:
         sq, team = f.square, f.team
         if self.sinks and self.is_sunk(sq):
             return True
+        for g in self.occupants.get(sq.rank * _RANK_STRIDE + sq.file, ()):
+            if g.team != team:
+                return True
+        return False
+
+    def enemy_in_area(self, f: Fighter) -> bool:
+        """An enemy in ``f``'s area (R-MOVE-1): :meth:`is_engaged` less the
+        sinking test, for a caller that has just made it (the movement's
+        ``stuck``: every mover; sinkings are many in a crowd, issue 18)."""
+        sq, team = f.square, f.team
         for g in self.occupants.get(sq.rank * _RANK_STRIDE + sq.file, ()):
             if g.team != team:
                 return True

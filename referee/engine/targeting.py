@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from referee.board import Square
@@ -57,34 +57,63 @@ def preference_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], st
     """:func:`preference_key` of each of ``pool``, in its order: the
     preference's kind is read once for the pool, not once per candidate
     (every use keys all its candidates, issue 18)."""
-    dist, here = state.metric.distance, user.square
     k = pref.kind
-    if k is PreferenceKind.NEAREST:
+    if k is PreferenceKind.NEAREST:  # the default: most uses
+        if state.box_is_range:
+            return _nearest_box_keys(user.square, pool)
+        dist, here = state.metric.distance, user.square
         return [(0, dist(here, c.square)) for c in pool]
+    ds = distances(state, user.square, pool)
     if k is PreferenceKind.LOWEST_HP:
-        return [(c.hp, dist(here, c.square)) for c in pool]
+        return [(c.hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.HIGHEST_HP:
-        return [(-c.hp, dist(here, c.square)) for c in pool]
+        return [(-c.hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.MOST_HP_LOST:  # -(HP lost)
-        return [(c.hp - c.max_hp, dist(here, c.square)) for c in pool]
+        return [(c.hp - c.max_hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.LEAST_HP_LOST:  # HP lost
-        return [(c.max_hp - c.hp, dist(here, c.square)) for c in pool]
+        return [(c.max_hp - c.hp, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.NAMED:
         name = pref.name
-        return [(0 if c.name == name else 1, dist(here, c.square)) for c in pool]
+        return [(0 if c.name == name else 1, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.FARTHEST:
-        out = []
-        for c in pool:
-            d = dist(here, c.square)
-            out.append((-d, d))
-        return out
+        return [(-d, d) for d in ds]
     if k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
         key = pref.key
-        return [(key(c) if key is not None else 0, dist(here, c.square)) for c in pool]
+        return [(key(c) if key is not None else 0, d) for c, d in zip(pool, ds)]
     # PreferenceKind.ALLY_WITH
     match = pref.match
-    return [(0 if match is not None and match(CondContext(state, user, skill, c)) else 1, dist(here, c.square))
-            for c in pool]
+    return [(0 if match is not None and match(CondContext(state, user, skill, c)) else 1, d)
+            for c, d in zip(pool, ds)]
+
+
+def distances(state: BattleState, here: Square, pool: Sequence[Fighter]) -> list[int]:
+    """Each of ``pool``'s distance from ``here`` in the range metric
+    (R-RANGE-1, R-PLAN-4's nearest key).  A metric whose range is its box
+    (``box_is_range``) measures the Chebyshev distance (the least r whose box
+    holds the area), so it is computed inline, without a call per candidate
+    (every use keys every candidate, issue 18); else the metric's own."""
+    if state.box_is_range:
+        return [d for _, d in _nearest_box_keys(here, pool)]
+    dist = state.metric.distance
+    return [dist(here, c.square) for c in pool]
+
+
+def _nearest_box_keys(here: Square, pool: Sequence[Fighter]) -> list[tuple[int, int]]:
+    """R-PLAN-4's nearest keys, (0, distance), for a metric whose range is
+    its box: the Chebyshev distance computed inline, the pairs built in the
+    same loop (issue 18)."""
+    hf, hr = here.file, here.rank
+    out = []
+    for c in pool:
+        q = c.square
+        dx = q.file - hf
+        dy = q.rank - hr
+        if dx < 0:
+            dx = -dx
+        if dy < 0:
+            dy = -dy
+        out.append((0, dx if dx > dy else dy))
+    return out
 
 
 def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
@@ -119,7 +148,11 @@ def _ranked(keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> list[Fighte
     """:func:`rank` on the pool's keys: (key, roster index, candidate) sorted
     -- the index is unique, so no two candidates are ever compared, and no
     key function is called per candidate."""
-    return [c for _, _, c in sorted(zip(keys, [c.index for c in pool], pool))]
+    return list(map(_THIRD, sorted(zip(keys, map(_INDEX, pool), pool))))
+
+
+_INDEX = attrgetter("index")
+_THIRD = itemgetter(2)
 
 
 @dataclass(slots=True)
@@ -134,7 +167,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     ``filters``: (condition on target, keep-when-true) from use clauses."""
     st = b.state
     heals = skill.targets_allies
-    allies_too = not heals and admits_allies(b, user, skill)
+    restricts = user.plan.restricts  # (most plans have none: two calls saved per use, issue 18)
+    allies_too = not heals and bool(restricts) and admits_allies(b, user, skill)
     team, r, here = user.team, skill.range, user.square
     in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
@@ -142,7 +176,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     else:
         # the army (heals), everyone but the user (allies admitted), else the
         # enemies: a mask of the bitset index, no character read to drop it
-        mask = st.side_bits(team, False) if heals else ~(1 << user.pos) if allies_too else st.side_bits(team, True)
+        army = st.team_bits.get(team, 0)  # side_bits, inline
+        mask = army if heals else ~(1 << user.pos) if allies_too else ~army
         pool = st.within(here, r, mask)
     if not pool:
         return Candidates([], "no_target")
@@ -150,7 +185,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
         pool = [c for c in pool if c.hp < c.max_hp]  # HP lost (Fighter.hp_lost) > 0
         if not pool:
             return Candidates([], "heal_guard")
-    pool = restrict(b, user, skill, pool)
+    if restricts:
+        pool = restrict(b, user, skill, pool)
     for cond, keep in filters:
         pool = [c for c in pool if cond(CondContext(st, user, skill, c)) == keep]
     return Candidates(pool, "" if pool else "no_target")
@@ -199,9 +235,20 @@ def requested_extras(b: Resolution, user: Fighter, skill: Skill) -> int | None:
 def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
                    base: tuple[int, ...]) -> Choice:
     """The primary and extras of one use (R-PLAN-4, R-EXT-1..9)."""
-    pref = preference_for(b, user, skill)
-    want = requested_extras(b, user, skill)
+    # (the two clause reads are called only when the plan has such clauses:
+    # most have none, and every use comes here, issue 18)
+    plan = user.plan
+    pref = preference_for(b, user, skill) if plan.target_prefs else NEAREST
+    want = requested_extras(b, user, skill) if skill.can_extend and plan.extends else 0
     requested = EXTEND_MAX if want is None else want
+    st = b.state
+    if requested == 0 and pref.kind is PreferenceKind.NEAREST and st.box_is_range:
+        near = _nearest_rings(st, user.square, pool, b.decisions)
+        if near is not None:  # the pool's rings, nearest first (roster order in each)
+            tied = near[0]
+            primary = tied[0] if len(tied) == 1 else choose(b.rng, "ties", tied)
+            ranked = [c for ring in near for c in ring] if b.decisions else None
+            return Choice([primary], base, requested, 0, ranked, pref)
     # The pool's keys, read once for the pick and the report's ranking
     # (``targets_chosen``, built only with the decision events, issue 18).
     keys = preference_keys(user, pref, pool, b.state, skill) if b.decisions else None
@@ -213,8 +260,53 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
             return ext
     if keys is None:
         keys = preference_keys(user, pref, pool, b.state, skill)
-    primary = _pick_keyed(b, list(zip(keys, pool)), 1)
-    return Choice(primary, base, requested, 0, ranked, pref)
+    return Choice([_pick_one(b, keys, pool)], base, requested, 0, ranked, pref)
+
+
+def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every: bool) -> list[list[Fighter]] | None:
+    """An unextended use's nearest-first order (R-PLAN-4) read from the
+    bitset index, for a metric whose range is its box: the pool's members
+    ring by ring around ``here`` (distance 0, 1, ...), each in roster order
+    -- the sort by (distance, roster index) of :func:`_ranked`, and the first
+    ring is :func:`_pick_one`'s tie among the nearest.  No key per candidate
+    (pools of a crowd hold a dozen candidates and more, issue 18).
+    ``every``: all the rings (the ranking), else the first only.  None when
+    the pool is not all living, distinct characters (a KO one is not in the
+    index, R-D20-KO-2): then the keys decide.  The pool is in roster order,
+    as every pool is (``candidates``)."""
+    bits = sum(map(_BIT, pool))
+    team_bits = st.team_bits
+    living = 0
+    for t in team_bits:
+        living |= team_bits[t]
+    if bits & ~living or bits.bit_count() != len(pool):
+        return None
+    box, members = st.box_bits, st.members
+    rings: list[list[Fighter]] = []
+    d = 0
+    while bits:  # each ring: the box of d less the rings before (taken out of bits)
+        ring = box(here, d) & bits
+        if ring:
+            rings.append(members(ring))
+            if not every:
+                break
+            bits &= ~ring
+        d += 1
+    return rings
+
+
+_BIT = attrgetter("bit")
+
+
+def _pick_one(b: Resolution, keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> Fighter:
+    """``_pick_keyed(b, list(zip(keys, pool)), 1)[0]``: the least key, ties
+    drawn on ``ties`` in pool order; a lone best is taken without asking the
+    RNG (a choice among one draws nothing, R-RNG-1).  Found by C scans of
+    the keys (every use picks its primary, issue 18)."""
+    best = min(keys)
+    if keys.count(best) == 1:
+        return pool[keys.index(best)]
+    return choose(b.rng, "ties", [c for k, c in zip(keys, pool) if k == best])
 
 
 def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], base: tuple[int, ...],

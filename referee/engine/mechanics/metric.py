@@ -37,7 +37,11 @@ class RangeMetric(Protocol):
         """The promise that ``in_range(a, b, r)`` holds exactly when the file
         and rank gaps are both at most ``r``: then what the occupancy index
         returns for that box (``BattleState.near``) needs no ``in_range``
-        call per character (issue 18).  tcgt (Chebyshev): True."""
+        call per character (issue 18).  Since ``in_range(a, b, r)`` is
+        ``distance(a, b) <= r``, the promise also makes ``distance`` the
+        Chebyshev distance, and the keys of a use's candidates compute it
+        inline (``targeting.distances``; tests/engine/test_use_costs.py
+        holds every registered metric to it).  tcgt (Chebyshev): True."""
         ...
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from referee.board import DIRECTIONS, Direction, Square, direction_between
 from referee.catalog import Skill
@@ -44,7 +45,7 @@ class StepMovement:
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         if state.is_sunk(mover.square):
             return "sunk"
-        if state.is_engaged(mover):  # an enemy in its area (its area is not sunk: see above)
+        if state.enemy_in_area(mover):  # engaged (R-MOVE-1); its area is not sunk: asked above
             return "engaged"
         if mover.bind > 0:
             return "bound"
@@ -234,10 +235,13 @@ def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fi
     pref = choice.preference if choice.preference is not None else preference_for(ctx, user, skill)
     ranked = choice.ranked if choice.ranked is not None else rank(user, pref, pool, ctx.state, skill)
     ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
-                             candidates=tuple(c.name for c in ranked),
-                             targets=tuple(t.name for t in choice.targets), preference=pref.describe(),
+                             candidates=tuple(map(_NAME, ranked)),
+                             targets=tuple(map(_NAME, choice.targets)), preference=pref.describe(),
                              extend_requested=choice.requested, extended=choice.extended,
                              rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
+
+
+_NAME = attrgetter("name")
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,9 +279,13 @@ class ArmyReduced:
     def reached(self, state: BattleState) -> bool:
         # Asked after every use: the head counts are kept by the state's
         # set_down (issue 18), not recounted.
+        # (a loop, not any() over a generator: this runs after every use)
         threshold = self.goal.threshold
-        standing = state.standing
-        return any(standing(team) <= threshold(start) for team, start in state.start_counts.items())
+        standing = state.standing_by_team
+        for team, start in state.start_counts.items():
+            if len(standing.get(team, ())) <= threshold(start):
+                return True
+        return False
 
     def after_round(self, ctx: Resolution) -> None:
         return None
