@@ -1,8 +1,9 @@
 """Median time per battle to the end for 3v3, 8v8 and 16v16 (issue 4).
 
-Run: ``python benchmarks/bench_engine.py [--profile] [--scaling] [--ruleset NAME ...]``
-(``--ruleset`` may be given several times: each built-in ruleset's 8v8 time is
-printed beside tcgt's, with the ratio -- the variants' "within 2x" goal).  Prints figures; it
+Run: ``python benchmarks/bench_engine.py [--profile] [--scaling [--lean]] [--ruleset NAME ...]``
+(``--help`` for every option; ``--ruleset`` may be given several times: each
+built-in ruleset's 8v8 time is printed beside tcgt's, with decision events and
+lean, with the ratio -- the variants' "within 2x" goal).  Prints figures; it
 is not a timed test.  Battles are random legal ones (tests/engine/randombattle)
 with realistic plans written in the plan language (tests/engine/randombattle
 ``random_plan_text``: the canonical clauses of interfaces.md drawn up to
@@ -11,12 +12,14 @@ with realistic plans written in the plan language (tests/engine/randombattle
 
 from __future__ import annotations
 
+import argparse
 import cProfile
 import os
 import pstats
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +60,32 @@ def bench(size: int, battles: int = 21, repeat: int = 3, ruleset_name: str = "tc
     return statistics.median(times) * 1000, statistics.median(turns), statistics.median(events)
 
 
+def versus(name: str, battles: int = 21, repeat: int = 3,
+           decisions: bool = True) -> tuple[float, float, float, float]:
+    """tcgt's and ruleset ``name``'s median ms per 8v8 battle on the same
+    inputs, each battle's best of ``repeat`` rounds.  A round times all of
+    tcgt's battles, then all of the variant's: timed minutes apart, the host's
+    drift would be in the ratio; timed battle against battle, each would start
+    on the other's cold caches, which a round of one ruleset never does.
+    Returns (tcgt ms, variant ms, the variant's median turns, its median
+    events)."""
+    inputs = setups(8, battles)
+    rulesets = (ruleset("tcgt"), ruleset(name))
+    best = [[float("inf")] * battles for _ in rulesets]
+    turns, events = [], []
+    for rnd in range(repeat):
+        for k, rs in enumerate(rulesets):
+            for i, setup in enumerate(inputs):
+                t0 = time.perf_counter()
+                rec = resolve_battle(setup, rs, i, decisions=decisions)
+                best[k][i] = min(best[k][i], time.perf_counter() - t0)
+                if rnd == 0 and k == 1:
+                    turns.append(rec.result.turns)
+                    events.append(len(rec.events))
+    return (statistics.median(best[0]) * 1000, statistics.median(best[1]) * 1000,
+            statistics.median(turns), statistics.median(events))
+
+
 #: Where a battle's time goes: (label, module path suffix, function name).
 PHASES = (
     ("actions (all of them)", "engine/action.py", "act"),
@@ -94,81 +123,122 @@ def profile(size: int = 8, battles: int = 10, top: int = 25) -> None:
     stats.sort_stats("tottime").print_stats(top)
 
 
-def per_character_turn(size: int, battles: int = 5, width: int = 8, height: int = 8) -> tuple[float, float]:
-    us, turns, _ = per_turn_and_event(size, battles, width, height)
-    return us, turns
+@dataclass
+class Series:
+    """One configuration of the scaling table: its battles (inputs built
+    beforehand), each battle's best CPU time so far, its character-turns and
+    events (both fixed by the seed)."""
+
+    label: str
+    rs: Any
+    inputs: list[Any]
+    best: list[float]
+    turns: int
+    events: int
+
+    @property
+    def per_turn(self) -> float:
+        return 1e6 * sum(self.best) / max(self.turns, 1)
+
+    @property
+    def per_event(self) -> float:
+        return 1e6 * sum(self.best) / max(self.events, 1)
 
 
-def per_turn_and_event(size: int, battles: int = 5, width: int = 8,
-                       height: int = 8) -> tuple[float, float, float]:
-    """CPU microseconds per character-turn (one ``action_start``) over
-    ``battles`` random ``size`` v ``size`` battles on a ``width`` x ``height``
-    map (best of 2 timings each), and the mean character-turns per battle.
-    Flat from 4v4 to 32v32 means the engine's cost is linear (issue 18)."""
+def series(label: str, size: int, side: int, battles: int, decisions: bool) -> Series:
+    """``battles`` random ``size`` v ``size`` battles on a ``side`` x ``side``
+    map, resolved once untimed (imports, route tables, turn and event counts)."""
     from dataclasses import replace as _replace
 
     from referee.engine.events import ActionStart
 
     rs = ruleset()
-    if (width, height) != (8, 8):
-        rs = _replace(rs, map=_replace(rs.map, width=width, height=height))
-    spent, actions, events = 0.0, 0, 0
-    for i, setup in enumerate(setups(size, battles)):
-        best = float("inf")
-        for _ in range(2):
-            t0 = time.process_time()
-            rec = resolve_battle(setup, rs, i)
-            best = min(best, time.process_time() - t0)
-        spent += best
-        actions += sum(1 for e in rec.events if isinstance(e, ActionStart))
+    if side != 8:
+        rs = _replace(rs, map=_replace(rs.map, width=side, height=side))
+    inputs = setups(size, battles)
+    turns = events = 0
+    for i, setup in enumerate(inputs):
+        rec = resolve_battle(setup, rs, i, decisions=decisions)
+        turns += sum(1 for e in rec.events if isinstance(e, ActionStart))
         events += len(rec.events)
-    return 1e6 * spent / max(actions, 1), actions / battles, 1e6 * spent / max(events, 1)
+    return Series(label, rs, inputs, [float("inf")] * len(inputs), turns, events)
 
 
-def scaling() -> None:
-    """Cost per character-turn by army size (8x8 map) and by map size (8v8)."""
-    print("\ncost per character-turn (CPU, best of 2, 5 random battles each; goal: 32v32 within 1.2x of 4v4):")
-    base = None
-    for size in (4, 8, 16, 32):
-        us, turns, per_event = per_turn_and_event(size)
-        base = base or us
-        print(f"  {size}v{size} on 8x8: {us:6.1f} us per character-turn  ({us / base:.2f}x 4v4; {turns:.0f} per battle; "
-              f"{per_event:.2f} us per event)")
-    for side in (8, 16, 32):
-        us, turns = per_character_turn(8, width=side, height=side)
-        print(f"  8v8 on {side}x{side}: {us:6.1f} us per character-turn  ({turns:.0f} per battle)")
+def time_interleaved(table: list[Series], rounds: int, decisions: bool) -> None:
+    """Time every battle of every series once per round, keeping each battle's
+    best CPU time.  Why interleaved: on this shared host process_time drifts by
+    10-30 % over minutes; timing 4v4 now and 32v32 a minute later would put the
+    drift into the ratio.  Round by round, a slow minute slows every size alike."""
+    for _ in range(rounds):
+        for row in table:
+            for i, setup in enumerate(row.inputs):
+                t0 = time.process_time()
+                resolve_battle(setup, row.rs, i, decisions=decisions)
+                row.best[i] = min(row.best[i], time.process_time() - t0)
+
+
+def scaling(battles: int = 5, rounds: int = 4, decisions: bool = True) -> None:
+    """Cost per character-turn (one ``action_start``) by army size on 8x8, by
+    map size (8v8), and at one density (issue 18: flat from 4v4 to 32v32 means
+    the engine's cost is linear)."""
+    mode = "with decision events" if decisions else "lean (no decision events)"
+    army = [series(f"{n}v{n} on 8x8", n, 8, battles, decisions) for n in (4, 8, 16, 32)]
+    maps = [series(f"8v8 on {m}x{m}", 8, m, battles, decisions) for m in (16, 32)]
     # On one 8x8 map a bigger army is also a denser one: more targets in range,
     # more uses and more candidates per action (work the rules ask for, not a
     # scan of the army).  The same density (one character per 8 areas) and the
-    # cost per event separate the two (issue 18).
-    print("at one density (a side of sqrt(16 x size) areas), and per event:")
-    base = None
-    for size in (4, 8, 16, 32):
-        side = min(32, round((16 * size) ** 0.5))
-        us, turns, per_event = per_turn_and_event(size, width=side, height=side)
-        base = base or us
-        print(f"  {size}v{size} on {side}x{side}: {us:6.1f} us per character-turn ({us / base:.2f}x), "
-              f"{per_event:5.2f} us per event")
+    # cost per event separate the two.
+    sides = {n: min(32, round((16 * n) ** 0.5)) for n in (4, 8, 16, 32)}
+    density = [series(f"{n}v{n} on {sides[n]}x{sides[n]}", n, sides[n], battles, decisions)
+               for n in (4, 8, 16, 32)]
+    time_interleaved(army + maps + density, rounds, decisions)
+    print(f"\ncost per character-turn, {mode} (CPU, best of {rounds} interleaved rounds, "
+          f"{battles} random battles each; goal: 32v32 within 1.2x of 4v4):")
+    for table in (army, [army[1], *maps], density):
+        if table is density:
+            print("at one density (a side of sqrt(16 x size) areas):")
+        base = table[0].per_turn
+        for row in table:
+            print(f"  {row.label:<15} {row.per_turn:6.1f} us per character-turn ({row.per_turn / base:.2f}x)  "
+                  f"{row.turns / len(row.inputs):6.0f} per battle  {row.per_event:5.2f} us per event")
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(
+        description="Median time per battle (3v3, 8v8, 16v16, 8v8 lean), optionally the variants' "
+                    "8v8 against tcgt's and the cost per character-turn by army and map size.",
+        epilog="examples:\n  python benchmarks/bench_engine.py\n"
+               "  python benchmarks/bench_engine.py --ruleset d20pool --ruleset soulwired\n"
+               "  python benchmarks/bench_engine.py --scaling --lean --rounds 6\n"
+               "  python benchmarks/bench_engine.py --profile",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ruleset", action="append", default=[], metavar="NAME",
+                        help="a built-in ruleset whose 8v8 is timed beside tcgt's (repeatable)")
+    parser.add_argument("--scaling", action="store_true", help="cost per character-turn, 4v4 to 32v32")
+    parser.add_argument("--lean", action="store_true",
+                        help="--scaling without decision events (as a round and odds resolve)")
+    parser.add_argument("--rounds", type=int, default=4, help="--scaling: interleaved timing rounds (default 4)")
+    parser.add_argument("--battles", type=int, default=5, help="--scaling: battles per size (default 5)")
+    parser.add_argument("--profile", action="store_true", help="a cProfile of ten 8v8 battles")
+    parser.add_argument("--skip-medians", action="store_true", help="only --scaling / --profile")
+    args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus; best of 3 per battle, median of 21 battles")
-    for size in (3, 8, 16):
-        ms, turns, events = bench(size)
-        print(f"{size}v{size}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events)")
-    ms, turns, events = bench(8, decisions=False)
-    print(f"8v8 lean (no decision events, as a round and odds resolve): median {ms:.1f} ms per battle "
-          f"({events:.0f} events; goal: under 10 ms)")
-    names = [sys.argv[i + 1] for i, arg in enumerate(sys.argv[:-1]) if arg == "--ruleset"]
-    if names:
-        base, _, _ = bench(8)
-        for name in names:
-            ms, turns, events = bench(8, ruleset_name=name)
-            print(f"8v8 {name}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events); "
-                  f"{ms / base:.2f}x tcgt's {base:.1f} ms (goal: within 2x)")
-    if "--scaling" in sys.argv:
-        scaling()
-    if "--profile" in sys.argv:
+    if not args.skip_medians:
+        for size in (3, 8, 16):
+            ms, turns, events = bench(size)
+            print(f"{size}v{size}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events)")
+        ms, turns, events = bench(8, decisions=False)
+        print(f"8v8 lean (no decision events, as a round and odds resolve): median {ms:.1f} ms per battle "
+              f"({events:.0f} events; goal: under 10 ms)")
+    for name in args.ruleset:
+        for decisions in (True, False):
+            base, ms, turns, events = versus(name, decisions=decisions)
+            mode = "" if decisions else " lean"
+            print(f"8v8 {name}{mode}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events); "
+                  f"{ms / base:.2f}x tcgt's {base:.1f} ms, rounds in turn (goal: within 2x)")
+    if args.scaling:
+        scaling(args.battles, args.rounds, decisions=not args.lean)
+    if args.profile:
         profile()
 
 
