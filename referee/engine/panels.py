@@ -22,17 +22,30 @@ def plan_payment(
     wind = Element.WIND
     for element in cost:
         # The element first (most panels fail it: most entries reaching
-        # payment are unpayable), p.element inlined, and a counter rather
-        # than enumerate's tuples: this is the walk's innermost loop (issue 18).
+        # payment are unpayable), p.element inlined and split by the element
+        # sought: a panel reads as a non-wind element only when it is its
+        # base and it is not changed (R-ST-CHANGE), so the base's identity is
+        # the first test and most panels stop there.  A counter rather than
+        # enumerate's tuples: this is the walk's innermost loop (issue 18).
         i = 0
-        for p in panels:
-            if (wind if p.changed > 0 else p.base) is element and not p.used and p.assigned is None \
-                    and i not in taken and i not in chosen:
-                chosen.append(i)
-                break
-            i += 1
+        if element is wind:
+            for p in panels:
+                if (p.changed > 0 or p.base is wind) and not p.used and p.assigned is None \
+                        and i not in taken and i not in chosen:
+                    chosen.append(i)
+                    break
+                i += 1
+            else:
+                return None
         else:
-            return None
+            for p in panels:
+                if p.base is element and p.changed <= 0 and not p.used and p.assigned is None \
+                        and i not in taken and i not in chosen:
+                    chosen.append(i)
+                    break
+                i += 1
+            else:
+                return None
     return tuple(chosen)
 
 
