@@ -69,6 +69,18 @@ def _reaction_entries(owner: Fighter, trigger: str) -> Sequence[tuple[int, Skill
     those under Bind (R-ST-BIND).  Which entries react is fixed by the sheet:
     found once per character (``Fighter.reactions``), not at every hit, and
     read three times per target (issue 18)."""
+    entries = reaction_table(owner).get(trigger, ())
+    if not owner.skill_binds:
+        return entries
+    return [e for e in entries if not owner.entry_bound(e[0])]
+
+
+def reaction_table(owner: Fighter) -> dict[str, tuple[tuple[int, Skill, Reaction], ...]]:
+    """``owner``'s reacting entries by trigger (Bind not applied), found once
+    from the sheet and kept on ``Fighter.reactions``.  A trigger with no entry
+    has no key, so ``trigger in table`` tells a target with nothing to answer
+    before any step of R-TURN-3 is called for it (most targets answer no
+    obstruct, issue 18)."""
     table = owner.reactions
     if table is None:
         found: dict[str, list[tuple[int, Skill, Reaction]]] = {}
@@ -77,10 +89,7 @@ def _reaction_entries(owner: Fighter, trigger: str) -> Sequence[tuple[int, Skill
             if r is not None:
                 found.setdefault(r.trigger, []).append((i, s, r))
         table = owner.reactions = {t: tuple(v) for t, v in found.items()}
-    entries = table.get(trigger, ())
-    if not owner.skill_binds:
-        return entries
-    return [e for e in entries if not owner.entry_bound(e[0])]
+    return table
 
 
 # ----------------------------------------------------------------- (1) obstruct
@@ -240,14 +249,17 @@ def counter_hit(b: Resolution, owner: Fighter, skill: Skill, victim: Fighter, am
     """One counter hit on ``victim``: its defences apply (and Aqua Form's heal
     and knockback), never its counters or obstructs (R-TURN-3, R-SK-1a); the
     ``damage`` mechanic sets its amount (tcgt: the counter's own)."""
-    rec = HitRecord()
-    reduce = defend(b, victim, owner, element, rec)
+    # (a victim with no entry reacting to a hit fires nothing: no record,
+    # no defence step, no Aqua Form step, issue 18)
+    rec = HitRecord() if "hit" in reaction_table(victim) else None
+    reduce = defend(b, victim, owner, element, rec) if rec is not None else 0
     reduce += b.mechanics.damage.armour(b, victim, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
     amount = b.mechanics.damage.counter_damage(b, owner, skill, victim, amount, element, check)
     b.lose_hp(victim, amount - reduce, "counter", actor=owner.name, skill=skill.id,
               element=element.value, printed=amount, reduced=min(reduce, amount), rule="R-TURN-3")
-    owner_heals(b, rec, victim)
-    owner_knockbacks(b, rec, victim, owner)
+    if rec is not None and rec.fired:
+        owner_heals(b, rec, victim)
+        owner_knockbacks(b, rec, victim, owner)
 
 
 # ----------------------------------------------------------------- the sequence
@@ -264,9 +276,15 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
         if skill.heal > 0 and b.state.revivable:
             revive(b, use, target)
         return
-    if obstruct(b, use, target):
+    # The steps only a reacting entry can take are asked only when the
+    # target has such an entry (by trigger, fixed by its sheet): most targets
+    # have no obstruct, and a target with no entry reacting to a hit has no
+    # defence, no Aqua Form and no counter (issue 18: every target of every
+    # use comes here).  Each step would find nothing and draw nothing.
+    table = reaction_table(target)
+    if "skill_used_on_owner" in table and obstruct(b, use, target):
         return
-    rec = HitRecord()
+    rec = HitRecord() if "hit" in table else None
     hit = skill.is_attack
     element = skill.element
     mechanics = b.mechanics
@@ -279,7 +297,7 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
     if hit:
         assert check is not None
         printed = mechanics.damage.damage(b, use, target, check)
-        reduce = defend(b, target, user, element, rec)
+        reduce = defend(b, target, user, element, rec) if rec is not None else 0
         reduce += mechanics.damage.armour(b, target, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
         dealt = b.lose_hp(target, printed - reduce, "skill", actor=user.name, skill=skill.id,
                           element=element.value, printed=printed,
@@ -290,14 +308,19 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
         b.gain_hp(target, mechanics.damage.heal(b, use, target), user.name, skill.id)
     for effect in skill.effects:
         EFFECTS[effect.kind](b, use, target, effect, dealt)
-    owner_heals(b, rec, target)
+    fired = rec is not None and bool(rec.fired)  # only a defence fires into the record
+    if fired:
+        assert rec is not None
+        owner_heals(b, rec, target)
     # (4) knockback: the skill's own chance and direction, then Aqua Form's
     if skill.knockback is not None and not target.down:
         if draw_chance(b, user.name, skill.id, target.name, "knockback", skill.knockback.chance):
             push(b, target, user, user.name, skill.id, "R-KNOCK-1")
-    owner_knockbacks(b, rec, target, user)
+    if fired:
+        assert rec is not None
+        owner_knockbacks(b, rec, target, user)
     # (5) counters
-    if hit:  # Kusanagi counters the printed damage (R-D20-HIT-2: not the margin)
+    if hit and rec is not None:  # Kusanagi counters the printed damage (R-D20-HIT-2: not the margin)
         counters(b, target, user, element, skill.damage, rec)
 
 
