@@ -260,14 +260,27 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
                 found.append(g)
 
         inside = 0  # the enemies of the rings read so far: ring d is box d less these
-        box, members = st.box_bits, st.members
+        members = st.members
+        # box_bits inline (the index does not change while the rings are
+        # read; r capped as box_bits caps it) and ``measure`` inline: a call
+        # each saved per ring and per enemy met, most of a crowd's approach
+        # (issue 18)
+        ranks, files, cap = st.rank_below, st.file_below, st.size + 1
+        rk, fl = st.pad + here.rank, st.pad + here.file
         while d <= last and d <= best and budget > 0:
             budget -= 8 * d or 1
-            bits = box(here, d) & enemy_bits
+            r = d if d < cap else cap
+            bits = (ranks[rk + r + 2] ^ ranks[rk - r + 1]) & (files[fl + r + 2] ^ files[fl - r + 1]) & enemy_bits
             ring = bits & ~inside
             if ring:
                 for g in members(ring):
-                    measure(g)
+                    length = route(st, f, here, g.square)
+                    if length is None:
+                        continue
+                    if length < best:
+                        best, found = length, [g]
+                    elif length == best:
+                        found.append(g)
             inside = bits
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read

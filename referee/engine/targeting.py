@@ -281,11 +281,17 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every
         living |= team_bits[t]
     if bits & ~living or bits.bit_count() != len(pool):
         return None
-    box, members = st.box_bits, st.members
+    members = st.members
+    # box_bits inline (the same four look-ups; the index does not change
+    # while the rings are read): one call saved per ring, a dozen rings a
+    # use at 32v32 (issue 18).  r is capped as box_bits caps it.
+    ranks, files, cap = st.rank_below, st.file_below, st.size + 1
+    rk, fl = st.pad + here.rank, st.pad + here.file
     rings: list[list[Fighter]] = []
     d = 0
     while bits:  # each ring: the box of d less the rings before (taken out of bits)
-        ring = box(here, d) & bits
+        r = d if d < cap else cap
+        ring = (ranks[rk + r + 2] ^ ranks[rk - r + 1]) & (files[fl + r + 2] ^ files[fl - r + 1]) & bits
         if ring:
             rings.append(members(ring))
             if not every:
