@@ -260,7 +260,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
                 found.append(g)
 
         inside = 0  # the enemies of the rings read so far: ring d is box d less these
-        members = st.members
+        members, cache = st.members, st.member_cache
         # box_bits inline (the index does not change while the rings are
         # read; r capped as box_bits caps it) and ``measure`` inline: a call
         # each saved per ring and per enemy met, most of a crowd's approach
@@ -273,7 +273,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
             bits = (ranks[rk + r + 2] ^ ranks[rk - r + 1]) & (files[fl + r + 2] ^ files[fl - r + 1]) & enemy_bits
             ring = bits & ~inside
             if ring:
-                for g in members(ring):
+                for g in cache.get(ring) or members(ring):  # a cached set read as it is kept
                     length = route(st, f, here, g.square)
                     if length is None:
                         continue

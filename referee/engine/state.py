@@ -448,7 +448,9 @@ class BattleState:
         enemies), cut before any character is read.  The one range scan of
         candidates, ``within`` counts, the ally domain and the approach's
         reach (issue 18)."""
-        near = self.members(self.box_bits(sq, r) & mask)
+        bits = self.box_bits(sq, r) & mask
+        found = self.member_cache.get(bits)  # members' cache read inline: most boxes of a crowd were asked
+        near = list(found) if found is not None else self.members(bits)
         if self.box_is_range:
             return near
         in_range = self.metric.in_range

@@ -281,7 +281,7 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every
         living |= team_bits[t]
     if bits & ~living or bits.bit_count() != len(pool):
         return None
-    members = st.members
+    members, cache = st.members, st.member_cache
     # box_bits inline (the same four look-ups; the index does not change
     # while the rings are read): one call saved per ring, a dozen rings a
     # use at 32v32 (issue 18).  r is capped as box_bits caps it.
@@ -293,7 +293,8 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every
         r = d if d < cap else cap
         ring = (ranks[rk + r + 2] ^ ranks[rk - r + 1]) & (files[fl + r + 2] ^ files[fl - r + 1]) & bits
         if ring:
-            rings.append(members(ring))
+            found = cache.get(ring)  # members' cache read inline: most rings of a crowd were asked
+            rings.append(list(found) if found is not None else members(ring))
             if not every:
                 break
             bits &= ~ring
