@@ -117,7 +117,8 @@ class MapGraph:
         blocked square off the map, or a kept rectangle outside it.
     """
 
-    __slots__ = ("width", "height", "adjacency", "blocked", "bounds", "kept", "squares", "_t", "_on_map", "_open")
+    __slots__ = ("width", "height", "adjacency", "blocked", "bounds", "kept", "squares", "_t", "_on_map", "_open",
+                 "_box")
 
     def __init__(
         self,
@@ -144,6 +145,13 @@ class MapGraph:
         self.squares: tuple[Square, ...] = self._t.squares
         self._on_map = self._t.on_map
         self._open = self._t.open
+        #: The kept rectangle's corners (min file, min rank, max file, max
+        #: rank): on an open map its areas are exactly the map's (see
+        #: _Tables.open; kept lies inside the bounds), so "on the map" is four
+        #: integer comparisons, not a set look-up hashing the square in Python
+        #: (issue 18: a route length per enemy of the approach's rings).
+        k = self.kept
+        self._box = (k.min_file, k.min_rank, k.max_file, k.max_rank)
 
     def __repr__(self) -> str:
         return f"MapGraph({self.width}x{self.height}, {self.adjacency}, kept={self.kept})"
@@ -163,10 +171,13 @@ class MapGraph:
         On an open king map this equals the Chebyshev distance; on
         blocked, narrowed or 4-way maps it is the walk around.
         """
-        if self._open:  # Chebyshev on an open king rectangle (see _Tables.open)
-            on_map = self._on_map
-            if a in on_map and b in on_map:
-                return max(abs(a.file - b.file), abs(a.rank - b.rank))
+        if self._open:  # Chebyshev on an open king rectangle (see _Tables.open), on-map tests by _box
+            x0, y0, x1, y1 = self._box
+            af, ar, bf, br = a.file, a.rank, b.file, b.rank
+            if x0 <= af <= x1 and y0 <= ar <= y1 and x0 <= bf <= x1 and y0 <= br <= y1:
+                dx = af - bf if af > bf else bf - af
+                dy = ar - br if ar > br else br - ar
+                return dx if dx > dy else dy
             return None
         row = self._t.dist.get(a)
         if row is None:
@@ -193,9 +204,13 @@ class MapGraph:
             # neighbour minimising each coordinate's remaining gap, so it is
             # on a shortest route and strictly nearest dst (a test compares
             # this with the tables on every pair of a narrowed map too).
-            if src == dst or src not in self._on_map or dst not in self._on_map:
+            x0, y0, x1, y1 = self._box  # on the map: see distance
+            sf, sr, df, dr = src.file, src.rank, dst.file, dst.rank
+            if not (x0 <= sf <= x1 and y0 <= sr <= y1 and x0 <= df <= x1 and y0 <= dr <= y1):
                 return ()
-            dx, dy = dst.file - src.file, dst.rank - src.rank
+            dx, dy = df - sf, dr - sr
+            if not dx and not dy:  # src == dst
+                return ()
             return (src.offset((dx > 0) - (dx < 0), (dy > 0) - (dy < 0)),)
         key = (src, dst)
         hit = self._t.steps.get(key)
