@@ -21,6 +21,7 @@ from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Initiative, StayReason
 from referee.engine.narrowing import narrow_if_due
 from referee.engine.rng import choose
+from referee.engine.clauses import NEAREST
 from referee.engine.state import BattleState, Fighter
 from referee.engine.targeting import choose_targets, preference_for, rank
 from referee.engine.uses import Choice, Use
@@ -236,12 +237,16 @@ def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fi
     ranked = choice.ranked if choice.ranked is not None else rank(user, pref, pool, ctx.state, skill)
     ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
                              candidates=tuple(map(_NAME, ranked)),
-                             targets=tuple(map(_NAME, choice.targets)), preference=pref.describe(),
+                             targets=tuple(map(_NAME, choice.targets)),
+                             preference=_NEAREST_TEXT if pref is NEAREST else pref.describe(),
                              extend_requested=choice.requested, extended=choice.extended,
                              rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
 
 
 _NAME = attrgetter("name")
+#: The default preference's text, read once (most uses: its describe()
+#: reads the kind's ``value``, a Python-level enum property, issue 18).
+_NEAREST_TEXT = NEAREST.describe()
 
 
 @dataclass(frozen=True, slots=True)
