@@ -96,8 +96,8 @@ class Resolution:
             if target.hp == 0:
                 target.felled_by = _DOWN_CAUSE.get(cause, cause)
                 self._at_zero.append(target)
-        self.emit(E.Damage(
-            turn=self.turn, target=target.name, amount=dealt, hp_after=target.hp,
+        self.emit(E.Damage(  # the turn read directly, not through the property (every hit)
+            turn=self.state.turn, target=target.name, amount=dealt, hp_after=target.hp,
             cause=cause, actor=actor, skill=skill, element=element,
             printed=amount + reduced if printed is None else printed, reduced=reduced, rule=rule,
         ))
@@ -107,7 +107,7 @@ class Resolution:
         """Heal, never above max HP (skills.md notes)."""
         gained = max(0, min(amount, target.max_hp - target.hp))
         target.hp += gained
-        self.emit(E.Heal(turn=self.turn, target=target.name, amount=gained, hp_after=target.hp,
+        self.emit(E.Heal(turn=self.state.turn, target=target.name, amount=gained, hp_after=target.hp,
                          actor=actor, skill=skill, cause=cause))
         return gained
 
