@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import TypeVar
 
@@ -93,15 +94,21 @@ def distances(state: BattleState, here: Square, pool: Sequence[Fighter]) -> list
     holds the area), so it is computed inline, without a call per candidate
     (every use keys every candidate, issue 18); else the metric's own."""
     if state.box_is_range:
-        return [d for _, d in _nearest_box_keys(here, pool)]
+        return _chebyshev(here, pool)
     dist = state.metric.distance
     return [dist(here, c.square) for c in pool]
 
 
 def _nearest_box_keys(here: Square, pool: Sequence[Fighter]) -> list[tuple[int, int]]:
     """R-PLAN-4's nearest keys, (0, distance), for a metric whose range is
-    its box: the Chebyshev distance computed inline, the pairs built in the
-    same loop (issue 18)."""
+    its box: the Chebyshev distances, paired by a C ``zip`` (issue 18)."""
+    return list(zip(repeat(0), _chebyshev(here, pool)))
+
+
+def _chebyshev(here: Square, pool: Sequence[Fighter]) -> list[int]:
+    """Each of ``pool``'s Chebyshev distance from ``here``, computed inline
+    (a metric whose range is its box measures it, ``box_is_range``): no call
+    per candidate (every use keys every candidate, issue 18)."""
     hf, hr = here.file, here.rank
     out = []
     for c in pool:
@@ -112,7 +119,7 @@ def _nearest_box_keys(here: Square, pool: Sequence[Fighter]) -> list[tuple[int, 
             dx = -dx
         if dy < 0:
             dy = -dy
-        out.append((0, dx if dx > dy else dy))
+        out.append(dx if dx > dy else dy)
     return out
 
 
@@ -170,8 +177,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     restricts = user.plan.restricts  # (most plans have none: two calls saved per use, issue 18)
     allies_too = not heals and bool(restricts) and admits_allies(b, user, skill)
     team, r, here = user.team, skill.range, user.square
-    in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
+        in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
         pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
     else:
         # the army (heals), everyone but the user (allies admitted), else the
