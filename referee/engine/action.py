@@ -360,14 +360,21 @@ def skill_passed(b: Resolution, f: Fighter, entry: int, reason: str, line: int |
                          detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
 
 
-_COST_KANJI: dict[tuple[object, ...], str] = {}
+#: ``skill.cost_kanji`` by the cost tuple's identity: (the tuple, its text).
+#: The tuple is kept, so its id cannot be reused while it is a key; keying by
+#: the tuple itself hashed each Element through the enum's Python-level
+#: ``__hash__`` at every unpayable entry (issue 18).
+_COST_KANJI: dict[int, tuple[tuple[object, ...], str]] = {}
 
 
 def _cost_kanji(skill: Skill) -> str:
     """``skill.cost_kanji``, cached by cost (reported at every unpayable entry)."""
-    text = _COST_KANJI.get(skill.cost)
-    if text is None:
-        text = _COST_KANJI[skill.cost] = skill.cost_kanji
+    cost = skill.cost
+    hit = _COST_KANJI.get(id(cost))
+    if hit is not None and hit[0] is cost:
+        return hit[1]
+    text = skill.cost_kanji
+    _COST_KANJI[id(cost)] = (cost, text)
     return text
 
 
