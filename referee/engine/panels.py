@@ -55,10 +55,15 @@ def plan_extension(
     """R-EXT-1: panels for up to ``extras`` extra targets, each ``per_extra``
     leftmost unused panels whose element is in the cost.  Returns the panels
     for as many whole extras as can be paid (len // per_extra extras)."""
-    allowed = set(cost)
+    # the cost's elements as a tuple and p.element inlined: ``in`` compares
+    # by identity first, where a set hashed each Element through the enum's
+    # Python-level __hash__ (issue 18)
+    allowed = tuple(cost)
+    wind = Element.WIND
     free = [
         i for i, p in enumerate(panels)
-        if not p.used and p.assigned is None and i not in taken and p.element in allowed
+        if not p.used and p.assigned is None and i not in taken
+        and (wind if p.changed > 0 else p.base) in allowed
     ]
     n = min(extras, len(free) // per_extra) if per_extra > 0 else 0
     return tuple(free[: n * per_extra])
