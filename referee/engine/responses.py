@@ -256,7 +256,7 @@ def counter_hit(b: Resolution, owner: Fighter, skill: Skill, victim: Fighter, am
     reduce += b.mechanics.damage.armour(b, victim, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
     amount = b.mechanics.damage.counter_damage(b, owner, skill, victim, amount, element, check)
     b.lose_hp(victim, amount - reduce, "counter", actor=owner.name, skill=skill.id,
-              element=element.value, printed=amount, reduced=min(reduce, amount), rule="R-TURN-3")
+              element=element._value_, printed=amount, reduced=min(reduce, amount), rule="R-TURN-3")
     if rec is not None and rec.fired:
         owner_heals(b, rec, victim)
         owner_knockbacks(b, rec, victim, owner)
@@ -295,12 +295,14 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
     if check is not None and check.outcome is Outcome.MISS:
         return
     if hit:
+        # (``element._value_``: the enum's value as stored, where ``.value``
+        # is a Python-level property call at every hit, issue 18)
         assert check is not None
         printed = mechanics.damage.damage(b, use, target, check)
         reduce = defend(b, target, user, element, rec) if rec is not None else 0
         reduce += mechanics.damage.armour(b, target, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
         dealt = b.lose_hp(target, printed - reduce, "skill", actor=user.name, skill=skill.id,
-                          element=element.value, printed=printed,
+                          element=element._value_, printed=printed,
                           reduced=min(reduce, printed), rule="R-TURN-3")
     else:
         dealt = 0
