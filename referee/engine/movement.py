@@ -266,9 +266,8 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         inside = 0  # the enemies of the rings read so far: ring d is box d less these
         members, cache = st.members, st.member_cache
         # box_bits inline (the index does not change while the rings are
-        # read; r capped as box_bits caps it) and ``measure`` inline: a call
-        # each saved per ring and per enemy met, most of a crowd's approach
-        # (issue 18)
+        # read; r capped as box_bits caps it): a call saved per ring, most of
+        # a crowd's approach (issue 18)
         ranks, files, cap = st.rank_below, st.file_below, st.size + 1
         rk, fl = st.pad + here.rank, st.pad + here.file
         while d <= last and d <= best and budget > 0:
@@ -278,13 +277,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
             ring = bits & ~inside
             if ring:
                 for g in cache.get(ring) or members(ring):  # a cached set read as it is kept
-                    length = route(st, f, here, g.square)
-                    if length is None:
-                        continue
-                    if length < best:
-                        best, found = length, [g]
-                    elif length == best:
-                        found.append(g)
+                    measure(g)
             inside = bits
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read

@@ -23,29 +23,21 @@ def plan_payment(
     for element in cost:
         # The element first (most panels fail it: most entries reaching
         # payment are unpayable), p.element inlined and split by the element
-        # sought: a panel reads as a non-wind element only when it is its
-        # base and it is not changed (R-ST-CHANGE), so the base's identity is
-        # the first test and most panels stop there.  A counter rather than
-        # enumerate's tuples: this is the walk's innermost loop (issue 18).
+        # sought: a panel reads as a non-wind element only when that is its
+        # base and it is not changed (R-ST-CHANGE), so for such an element the
+        # base's identity is the first test and most panels stop there.  A
+        # counter rather than enumerate's tuples: this is the walk's innermost
+        # loop (issue 18).
+        seek_wind = element is wind
         i = 0
-        if element is wind:
-            for p in panels:
-                if (p.changed > 0 or p.base is wind) and not p.used and p.assigned is None \
-                        and i not in taken and i not in chosen:
-                    chosen.append(i)
-                    break
-                i += 1
-            else:
-                return None
+        for p in panels:
+            if ((p.changed > 0 or p.base is wind) if seek_wind else (p.base is element and p.changed <= 0)) \
+                    and not p.used and p.assigned is None and i not in taken and i not in chosen:
+                chosen.append(i)
+                break
+            i += 1
         else:
-            for p in panels:
-                if p.base is element and p.changed <= 0 and not p.used and p.assigned is None \
-                        and i not in taken and i not in chosen:
-                    chosen.append(i)
-                    break
-                i += 1
-            else:
-                return None
+            return None
     return tuple(chosen)
 
 
