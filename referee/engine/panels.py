@@ -21,18 +21,22 @@ def plan_payment(
     chosen: list[int] = []
     wind = Element.WIND
     for element in cost:
-        # The element first (most panels fail it: most entries reaching
-        # payment are unpayable), p.element inlined and split by the element
-        # sought: a panel reads as a non-wind element only when that is its
-        # base and it is not changed (R-ST-CHANGE), so for such an element the
-        # base's identity is the first test and most panels stop there.  A
-        # counter rather than enumerate's tuples: this is the walk's innermost
-        # loop (issue 18).
-        seek_wind = element is wind
+        if element is wind:  # a changed panel reads as wind too (R-ST-CHANGE)
+            found = next((k for k, p in enumerate(panels) if (p.changed > 0 or p.base is wind) and not p.used
+                          and p.assigned is None and k not in taken and k not in chosen), -1)
+            if found < 0:
+                return None
+            chosen.append(found)
+            continue
+        # Any other element: a panel reads as it only when that is its base
+        # and it is not changed, so the base's identity is the first test and
+        # most panels stop there (most entries reaching payment are
+        # unpayable).  p.element inlined, a counter rather than enumerate's
+        # tuples: this is the walk's innermost loop (issue 18).
         i = 0
         for p in panels:
-            if ((p.changed > 0 or p.base is wind) if seek_wind else (p.base is element and p.changed <= 0)) \
-                    and not p.used and p.assigned is None and i not in taken and i not in chosen:
+            if p.base is element and p.changed <= 0 and not p.used and p.assigned is None \
+                    and i not in taken and i not in chosen:
                 chosen.append(i)
                 break
             i += 1
