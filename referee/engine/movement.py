@@ -266,15 +266,15 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         inside = 0  # the enemies of the rings read so far: ring d is box d less these
         members, cache = st.members, st.member_cache
         # box_bits inline (the index does not change while the rings are
-        # read; r capped as box_bits caps it): a call saved per ring, most of
-        # a crowd's approach (issue 18)
-        ranks, files, cap = st.rank_below, st.file_below, st.size + 1
-        rk, fl = st.pad + here.rank, st.pad + here.file
+        # read): a call saved per ring, most of a crowd's approach (issue
+        # 18).  No cap on d as box_bits caps r: d <= last <= the index's size.
+        ranks, files = st.rank_below, st.file_below
+        rk2, rk1 = st.pad + here.rank + 2, st.pad + here.rank + 1
+        fl2, fl1 = st.pad + here.file + 2, st.pad + here.file + 1
         while d <= last and d <= best and budget > 0:
             budget -= 8 * d or 1
-            r = d if d < cap else cap
-            bits = (ranks[rk + r + 2] ^ ranks[rk - r + 1]) & (files[fl + r + 2] ^ files[fl - r + 1]) & enemy_bits
-            ring = bits & ~inside
+            bits = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & enemy_bits
+            ring = bits ^ inside  # box d less box d - 1 (a subset of it): no negative mask
             if ring:
                 for g in cache.get(ring) or members(ring):  # a cached set read as it is kept
                     measure(g)

@@ -286,25 +286,26 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every
     living = 0
     for t in team_bits:
         living |= team_bits[t]
-    if bits & ~living or bits.bit_count() != len(pool):
+    if bits & living != bits or bits.bit_count() != len(pool):
         return None
     members, cache = st.members, st.member_cache
     # box_bits inline (the same four look-ups; the index does not change
     # while the rings are read): one call saved per ring, a dozen rings a
-    # use at 32v32 (issue 18).  r is capped as box_bits caps it.
-    ranks, files, cap = st.rank_below, st.file_below, st.size + 1
-    rk, fl = st.pad + here.rank, st.pad + here.file
+    # use at 32v32 (issue 18).  No cap on d as box_bits caps r: every bit is
+    # a living character, all inside the box of size + 1, so the loop ends
+    # by then.
+    ranks, files = st.rank_below, st.file_below
+    rk2, rk1, fl2, fl1 = st.pad + here.rank + 2, st.pad + here.rank + 1, st.pad + here.file + 2, st.pad + here.file + 1
     rings: list[list[Fighter]] = []
     d = 0
     while bits:  # each ring: the box of d less the rings before (taken out of bits)
-        r = d if d < cap else cap
-        ring = (ranks[rk + r + 2] ^ ranks[rk - r + 1]) & (files[fl + r + 2] ^ files[fl - r + 1]) & bits
+        ring = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & bits
         if ring:
             found = cache.get(ring)  # members' cache read inline: most rings of a crowd were asked
             rings.append(list(found) if found is not None else members(ring))
             if not every:
                 break
-            bits &= ~ring
+            bits ^= ring  # (ring is a subset of bits)
         d += 1
     return rings
 
