@@ -414,20 +414,23 @@ class BattleState:
 
     def members(self, bits: int) -> list[Fighter]:
         """The characters of ``bits`` (the bitset index's ``1 << pos``), in
-        roster order: the bits low to high, no sort (R-RNG-1).  Kept in
+        roster order: the bits high to low, reversed, no sort (R-RNG-1).  Kept in
         :attr:`member_cache` once found (a new list each call: callers may
         change theirs)."""
         if not bits:
             return []
         found = self.member_cache.get(bits)
         if found is None:
+            # high bit to low, then reversed: no ``rest & -rest`` (a negative
+            # wide int and its slow AND once a roster passes 30 characters)
             fighters = self.fighters
             out: list[Fighter] = []
             rest = bits
             while rest:
-                low = rest & -rest
-                out.append(fighters[low.bit_length() - 1])
-                rest ^= low
+                top = rest.bit_length() - 1
+                out.append(fighters[top])
+                rest ^= 1 << top
+            out.reverse()
             found = self.member_cache[bits] = tuple(out)
         return list(found)
 
