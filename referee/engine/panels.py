@@ -21,22 +21,18 @@ def plan_payment(
     chosen: list[int] = []
     wind = Element.WIND
     for element in cost:
-        if element is wind:  # a changed panel reads as wind too (R-ST-CHANGE)
-            found = next((k for k, p in enumerate(panels) if (p.changed > 0 or p.base is wind) and not p.used
-                          and p.assigned is None and k not in taken and k not in chosen), -1)
-            if found < 0:
-                return None
-            chosen.append(found)
-            continue
-        # Any other element: a panel reads as it only when that is its base
-        # and it is not changed, so the base's identity is the first test and
-        # most panels stop there (most entries reaching payment are
-        # unpayable).  p.element inlined, a counter rather than enumerate's
-        # tuples: this is the walk's innermost loop (issue 18).
+        # The element first (most panels fail it: most entries reaching
+        # payment are unpayable), p.element inlined: a panel reads as
+        # ``element`` when that is its base and it is not changed, or, for
+        # wind, when it is changed (R-ST-CHANGE).  So a panel of another base
+        # fails at its base's identity and one flag, with no read of
+        # ``changed``.  A counter rather than enumerate's tuples: this is the
+        # walk's innermost loop (issue 18).
+        seek_wind = element is wind
         i = 0
         for p in panels:
-            if p.base is element and p.changed <= 0 and not p.used and p.assigned is None \
-                    and i not in taken and i not in chosen:
+            if (p.base is element and p.changed <= 0 or seek_wind and p.changed > 0) \
+                    and not p.used and p.assigned is None and i not in taken and i not in chosen:
                 chosen.append(i)
                 break
             i += 1

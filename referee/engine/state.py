@@ -290,7 +290,7 @@ class BattleState:
                 self._rebuild_bits()
                 return
             # the bit leaves (or joins) the entries between the two ranks, files
-            bit = 1 << f.pos
+            bit = f.bit
             ranks, files, pad = self.rank_below, self.file_below, self.pad + 2
             a, z = old.rank + pad, square.rank + pad
             for k in range(a, z) if a < z else range(z, a):
