@@ -104,7 +104,7 @@ def obstruct(b: Resolution, use: Use, target: Fighter) -> bool:
             continue
         if not b.state.metric.in_range(target.square, user.square, s.range) or not _answers(b, target, user):
             continue
-        if gate_blocking(b.state, target, s, user) is not None:
+        if target.plan.gates and gate_blocking(b.state, target, s, user) is not None:  # (no gate: no call)
             continue
         panels = pay_passive(b, target, i, s)
         if panels is None:
@@ -134,7 +134,7 @@ def defend(b: Resolution, owner: Fighter, attacker: Fighter, element: Element | 
             continue
         if s.id in seen and not is_stacked(b.state, owner, s):
             continue
-        if gate_blocking(b.state, owner, s, attacker) is not None:
+        if owner.plan.gates and gate_blocking(b.state, owner, s, attacker) is not None:  # (no gate: no call)
             continue
         maintained = i in owner.maintained or (r.becomes_maintained and owner.is_maintaining(s.id))
         if r.active_when == "maintained" and i not in owner.maintained:
@@ -211,7 +211,7 @@ def counters(b: Resolution, owner: Fighter, attacker: Fighter, element: Element 
             continue
         if s.id in seen and not is_stacked(b.state, owner, s):
             continue
-        if gate_blocking(b.state, owner, s, attacker) is not None:
+        if owner.plan.gates and gate_blocking(b.state, owner, s, attacker) is not None:  # (no gate: no call)
             continue
         maintained = i in owner.maintained
         if r.active_when == "maintained" and not maintained:

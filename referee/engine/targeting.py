@@ -295,7 +295,8 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every
     # a living character, all inside the box of size + 1, so the loop ends
     # by then.
     ranks, files = st.rank_below, st.file_below
-    rk2, rk1, fl2, fl1 = st.pad + here.rank + 2, st.pad + here.rank + 1, st.pad + here.file + 2, st.pad + here.file + 1
+    rk2, rk1 = st.pad + here.rank + 2, st.pad + here.rank + 1
+    fl2, fl1 = st.pad + here.file + 2, st.pad + here.file + 1
     rings: list[list[Fighter]] = []
     d = 0
     while bits:  # each ring: the box of d less the rings before (taken out of bits)
