@@ -120,8 +120,8 @@ _RINGS: dict[tuple[int, int], list[list[int]]] = {}
 
 def ring_table(width: int, height: int) -> list[list[int]]:
     """R-D20-ORDER-2: every area's number, ``table[file][rank]``, made once
-    per map size: the turn order reads it for every unacted character at
-    every selection.  Read only."""
+    per map size (a battle file's fixed order reads its chosen one's; the
+    area-number order finds the number by :func:`highest_ring`).  Read only."""
     table = _RINGS.get((width, height))
     if table is None:
         table = _RINGS[(width, height)] = [[ring_number(Square(file, rank), width, height) for rank in range(height)]
@@ -155,19 +155,24 @@ class AreaNumber:
         fighters = state.fighters
         by_name = state.by_name
         act = ctx.mechanics.action.act
-        rings = ring_table(width, height)
-        # The fighters not yet selected this round, roster order: a selection
-        # reads only these (the chosen one leaves the list as it is marked
-        # acted, and only a selection marks one), not the whole roster at
-        # every selection.
-        pending = list(fighters)
+        emit = ctx.emit
+        rng = ctx.rng
+        tie_die = self.tie_die
+        # The fighters not yet selected this round, as bits of the state's
+        # bitset index (``Fighter.bit``, roster position): only a selection
+        # marks one acted, and the chosen one's bit leaves as it is marked.
+        pending = (1 << len(fighters)) - 1
         turn = ctx.turn  # the round's number: it does not change while the round is played
+        top = 0  # the contenders' area number (R-D20-ORDER-2): every tie roll is one of theirs
+        # the previous selection's contenders, as bits and as names (roster order)
+        last_bits = 0
+        last_names: list[str] = []
+        chosen_bit = 0
 
         def roll(name: str) -> int:
-            face = ctx.rng.die("initiative", self.tie_die)
-            sq = by_name[name].square
-            ctx.emit(E.TurnRoll(turn=turn, actor=name, number=rings[sq.file][sq.rank],
-                                roll=face, key=(*keys[name], face), rule="R-D20-ORDER-3"))
+            face = rng.die("initiative", tie_die)
+            emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(*keys[name], face),
+                            rule="R-D20-ORDER-3"))
             return face
 
         while True:
@@ -175,31 +180,88 @@ class AreaNumber:
                 name = next_in_fixed_order(fixed_order, {f.name: not f.down and not f.acted for f in fighters})
                 ranked = [] if name is None else [name]
                 rule = "R-D20-ORDER-4"
+                if name is not None:
+                    square = by_name[name].square
+                    top = ring_table(width, height)[square.file][square.rank]
             else:
                 # R-D20-ORDER-1: the unacted standing on the highest number, roster order
-                top, contenders = -1, []
-                for f in pending:
-                    if f.down:
-                        continue
-                    sq = f.square
-                    number = rings[sq.file][sq.rank]
-                    if number > top:
-                        top, contenders = number, [f.name]
-                    elif number == top:
-                        contenders.append(f.name)
+                top, bits = highest_ring(state, pending, width, height)
+                if bits == last_bits ^ chosen_bit and chosen_bit & last_bits:
+                    # the usual next selection: the last contenders less the one who acted
+                    contenders = last_names.copy()
+                    contenders.remove(by_name_of_bit(fighters, chosen_bit))
+                else:
+                    contenders = names_of(fighters, bits)
+                last_bits, last_names = bits, contenders
                 ranked = rank_contenders(contenders, keys, roll, settled)
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
             chosen = by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            if not fixed:
-                pending.remove(chosen)
-            square = chosen.square
-            ctx.emit(E.TurnSelected(turn=turn, actor=chosen.name, square=square,
-                                    number=rings[square.file][square.rank],
-                                    contenders=tuple(ranked), rule=rule))
+            chosen_bit = chosen.bit
+            pending &= ~chosen_bit
+            emit(E.TurnSelected(turn=turn, actor=chosen.name, square=chosen.square, number=top,
+                                contenders=tuple(ranked), rule=rule))
             act(ctx, chosen)
+
+
+def by_name_of_bit(fighters: Sequence[Fighter], bit: int) -> str:
+    """The name of the fighter whose bit (``1 << pos``) is ``bit``."""
+    return fighters[bit.bit_length() - 1].name
+
+
+def names_of(fighters: Sequence[Fighter], bits: int) -> list[str]:
+    """The names of the fighters of ``bits`` (``1 << pos``), roster order."""
+    names = []
+    while bits:
+        low = bits & -bits
+        names.append(fighters[low.bit_length() - 1].name)
+        bits ^= low
+    return names
+
+
+#: The rings' boxes by map size and index padding (:func:`highest_ring`):
+#: for each number ``k`` from the innermost down to 2, the entries of
+#: ``rank_below`` and ``file_below`` whose XORs are the box of numbers ``k``
+#: or more.
+_RING_BOUNDS: dict[tuple[int, int, int], tuple[tuple[int, int, int, int, int], ...]] = {}
+
+
+def ring_bounds(width: int, height: int, pad: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    """The boxes of :func:`highest_ring`, made once per map size and
+    padding: ranks ``r0..r1`` of the index are ``rank_below[pad + r1 + 2]
+    ^ rank_below[pad + r0 + 1]`` (``BattleState``), here ``r0 = k - 1``,
+    ``r1 = height - k`` (files the same with ``width``)."""
+    bounds = _RING_BOUNDS.get((width, height, pad))
+    if bounds is None:
+        inner = min((width + 1) // 2, (height + 1) // 2)
+        bounds = _RING_BOUNDS[(width, height, pad)] = tuple(
+            (pad + height - k + 2, pad + k, pad + width - k + 2, pad + k, k) for k in range(inner, 1, -1))
+    return bounds
+
+
+def highest_ring(state: BattleState, pending: int, width: int, height: int) -> tuple[int, int]:
+    """R-D20-ORDER-1/2: the highest area number among the standing
+    characters of ``pending`` (bits ``1 << pos``) and those on it, as bits
+    (0, 0: none).  Read from the state's bitset index, not character by
+    character: the areas numbered ``k`` or more are the box of files
+    ``k-1 .. width-k`` and ranks ``k-1 .. height-k``, four look-ups of
+    ``rank_below``/``file_below``.  The search goes outward from the
+    innermost box and stops at the first holding any of them: the armies
+    close in, and most turns go to the two inner rings (8x8: about 70 %).
+    Every standing character is on the map, as :func:`ring_table`
+    numbers them."""
+    ranks = state.rank_below
+    found = pending & ranks[-1]  # the top entries hold every living character
+    if not found:
+        return 0, 0
+    files = state.file_below
+    for rank_hi, rank_lo, file_hi, file_lo, number in ring_bounds(width, height, state.pad):
+        inner = found & (ranks[rank_hi] ^ ranks[rank_lo]) & (files[file_hi] ^ files[file_lo])
+        if inner:
+            return number, inner
+    return 1, found
 
 
 # ------------------------------------------------------------------ movement

@@ -1,0 +1,85 @@
+"""d20pool's turn selection reads the area numbers from the bitset index
+(issue 13, third round): ``highest_ring`` gives, at every selection, what
+the table scan of every unacted standing character gave before -- the
+highest number and exactly the characters on it -- on the built-in 8x8 map
+and on odd map shapes; and the contenders reused from the last selection
+(less the one who acted) are the ones a fresh listing gives."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+from unittest import mock
+
+import pytest
+
+from referee.engine.battle import resolve_battle
+from referee.engine.mechanics import d20pool
+from referee.engine.rng import BattleRng
+from referee.engine.state import BattleState
+
+from .helpers import ruleset
+from .randombattle import random_setup
+from .test_properties_d20pool import D20_CLAUSES
+
+
+def table_scan(state: BattleState, pending: int, width: int, height: int) -> tuple[int, int]:
+    """The selection as it was: every pending standing character's area
+    number from :func:`d20pool.ring_table`, the highest kept (the oracle)."""
+    rings = d20pool.ring_table(width, height)
+    top, bits = 0, 0
+    for f in state.fighters:
+        if f.down or not pending & f.bit:
+            continue
+        number = rings[f.square.file][f.square.rank]
+        if number > top:
+            top, bits = number, f.bit
+        elif number == top:
+            bits |= f.bit
+    return top, bits
+
+
+@pytest.mark.parametrize(("width", "height", "size"), [(8, 8, 8), (8, 8, 3), (5, 9, 4), (9, 4, 6), (1, 6, 2), (3, 3, 2)])
+def test_highest_ring_is_the_table_scan(width: int, height: int, size: int) -> None:
+    rs = ruleset("d20pool", 12)
+    rs = replace(rs, map=replace(rs.map, width=width, height=height))
+    fast = d20pool.highest_ring
+    names = d20pool.names_of
+    rank = d20pool.rank_contenders
+    asked = [0, 0]
+    last: list[Any] = []
+
+    def checked(state: BattleState, pending: int, w: int, h: int) -> tuple[int, int]:
+        got = fast(state, pending, w, h)
+        assert got == table_scan(state, pending, w, h)
+        asked[0] += 1
+        last[:] = [state, got[1]]
+        return got
+
+    def listed(fighters: Any, bits: int) -> list[str]:
+        asked[1] += 1
+        return names(fighters, bits)
+
+    def ranked(contenders: Any, keys: Any, roll: Any, settled: Any = None) -> Any:
+        # reused or listed afresh, the contenders are the selection's, roster order
+        assert contenders == names(last[0].fighters, last[1])
+        return rank(contenders, keys, roll, settled)
+
+    for seed in range(3):
+        src = BattleRng(f"d20-rings-{width}x{height}-{seed}")
+        setup = random_setup(lambda n: src.randrange("setup", n), size, text_plans=True, extra=D20_CLAUSES)
+        plain = resolve_battle(setup, rs, seed)
+        with mock.patch.object(d20pool, "highest_ring", checked), mock.patch.object(d20pool, "names_of", listed), \
+                mock.patch.object(d20pool, "rank_contenders", ranked):
+            assert resolve_battle(setup, rs, seed) == plain
+    assert asked[0] > 0
+    if size > 2:
+        assert asked[1] < asked[0]  # the last contenders were reused at some selection
+
+
+def test_names_of_is_roster_order() -> None:
+    fighters = [mock.Mock(name=f"f{i}") for i in range(70)]
+    for i, f in enumerate(fighters):
+        f.name = f"f{i}"
+    assert d20pool.names_of(fighters, 0) == []
+    assert d20pool.names_of(fighters, 1 << 69 | 1 << 3 | 1) == ["f0", "f3", "f69"]
