@@ -475,13 +475,16 @@ def judge_walk(ctx: Resolution, f: Fighter,
     if f.down or f.hp <= 0 or f.active is None:
         return passes, None, None, None  # the walk stops before its first entry
     frozen = f.freeze > 0  # a frozen character has no action [decision]
+    # entry_barred answers None without a test when nothing it reads is there
+    # (as the walk asks it): not frozen, no bind, no gate, not a maintain
+    barring = frozen or bool(f.skill_binds) or bool(f.plan.gates)
     panels = f.panels[f.active]
     skills = f.skills
     for entry in order:
         skill = skills[entry]
         if skill.is_passive:
             passes.append((entry, "passive", None, "R-SK-2"))
-        elif (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
+        elif (barring or skill.is_maintain) and (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
             passes.append((entry, *barred))
         elif (base := plan_payment(panels, skill.cost)) is None:
             passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
