@@ -193,6 +193,15 @@ class AreaNumber:
                 else:
                     contenders = names_of(fighters, bits)
                 last_bits, last_names = bits, contenders
+                if len(contenders) > 1 and keys.keys().isdisjoint(contenders):
+                    # R-D20-ORDER-3's first pass: no contender has a key yet, so
+                    # each is a prefix of the others and all roll, roster order
+                    # -- rank_contenders' first pass, its dice in one draw
+                    # (``dice``: the same draws as a die at a time)
+                    for name, face in zip(contenders, rng.dice("initiative", tie_die, len(contenders))):
+                        keys[name] = [face]
+                        emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(face,),
+                                        rule="R-D20-ORDER-3"))
                 ranked = rank_contenders(contenders, keys, roll, settled)
                 rule = "R-D20-ORDER-1"
             if not ranked:
