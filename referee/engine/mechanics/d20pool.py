@@ -167,7 +167,7 @@ class AreaNumber:
         # the previous selection's contenders, as bits and as names (roster order)
         last_bits = 0
         last_names: list[str] = []
-        chosen_bit = 0
+        chosen_bit, chosen_name = 0, ""
 
         def roll(name: str) -> int:
             face = rng.die("initiative", tie_die)
@@ -189,11 +189,11 @@ class AreaNumber:
                 if bits == last_bits ^ chosen_bit and chosen_bit & last_bits:
                     # the usual next selection: the last contenders less the one who acted
                     contenders = last_names.copy()
-                    contenders.remove(by_name_of_bit(fighters, chosen_bit))
+                    contenders.remove(chosen_name)
                 else:
                     contenders = names_of(fighters, bits)
                 last_bits, last_names = bits, contenders
-                if len(contenders) > 1 and keys.keys().isdisjoint(contenders):
+                if len(contenders) > 1 and contenders[0] not in keys and keys.keys().isdisjoint(contenders):
                     # R-D20-ORDER-3's first pass: no contender has a key yet, so
                     # each is a prefix of the others and all roll, roster order
                     # -- rank_contenders' first pass, its dice in one draw
@@ -208,16 +208,11 @@ class AreaNumber:
                 return
             chosen = by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            chosen_bit = chosen.bit
+            chosen_bit, chosen_name = chosen.bit, chosen.name
             pending &= ~chosen_bit
-            emit(E.TurnSelected(turn=turn, actor=chosen.name, square=chosen.square, number=top,
+            emit(E.TurnSelected(turn=turn, actor=chosen_name, square=chosen.square, number=top,
                                 contenders=tuple(ranked), rule=rule))
             act(ctx, chosen)
-
-
-def by_name_of_bit(fighters: Sequence[Fighter], bit: int) -> str:
-    """The name of the fighter whose bit (``1 << pos``) is ``bit``."""
-    return fighters[bit.bit_length() - 1].name
 
 
 def names_of(fighters: Sequence[Fighter], bits: int) -> list[str]:
@@ -391,7 +386,7 @@ class SupportAndAction(NoInnateSkills):
                     walk(ctx, f, WalkPolicy(max_uses=self.uses))
             else:  # the support changed nothing: the walk would pass every entry as judged
                 write_passes(ctx, f, prepared, passes)
-        if not f.down:
+        if f.maintained and not f.down:  # maintenance returns at once with nothing maintained
             maintenance(ctx, f)
         f.acted = True
         if not f.down:
@@ -401,7 +396,7 @@ class SupportAndAction(NoInnateSkills):
                 if f.grapple == 0:
                     ctx.emit(E.StatusExpired(turn=ctx.turn, target=f.name, status="grapple", object="character",
                                              index=None, pattern=None, rule="R-D20-PUSH-2"))
-        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
+        ctx.emit(E.ActionEnd(turn=ctx.state.turn, actor=f.name))
 
     def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> bool:
         """R-D20-TURN-3: (1) a ``recover`` clause holds and f is hurt:
@@ -413,22 +408,22 @@ class SupportAndAction(NoInnateSkills):
             cctx = CondContext(ctx.state, f)
             chosen = next((c for c in recovers if f.clause_active(c.line) and c.when(cctx)), None)
             if chosen is not None:
-                ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
+                ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
                                    rule="R-D20-TURN-3"))
                 ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
                 return True
         wants, decided = judge_step(ctx, f, attacked)
         blocker = shift_blocker(ctx.state, f) if wants else None
         if wants and blocker is None:
-            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
+            ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
             self.shift(ctx, f, attacked, decided)
             return True
         if f.hp < f.max_hp:
-            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
+            ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
                                rule="R-D20-TURN-3"))
             ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
             return True
-        ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="none", first=first, stuck=blocker,
+        ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="none", first=first, stuck=blocker,
                            rule="R-D20-TURN-3"))
         return False
 
@@ -452,7 +447,7 @@ class SupportAndAction(NoInnateSkills):
             steps += 1
             last = ctx.events[-1]
             line = last.line if isinstance(last, E.Moved) else line
-        ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase="shift", steps=steps,
+        ctx.emit(E.MoveEnd(turn=ctx.state.turn, actor=f.name, phase="shift", steps=steps,
                            points_left=points - steps, reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
@@ -486,7 +481,7 @@ def judge_walk(ctx: Resolution, f: Fighter,
     frozen = f.freeze > 0  # a frozen character has no action [decision]
     # entry_barred answers None without a test when nothing it reads is there
     # (as the walk asks it): not frozen, no bind, no gate, not a maintain
-    barring = frozen or bool(f.skill_binds) or bool(f.plan.gates)
+    barring = frozen or f.skill_binds or f.plan.gates
     panels = f.panels[f.active]
     skills = f.skills
     for entry in order:
@@ -662,7 +657,7 @@ class D20Pool(QuietHitHooks):
         if check.critical:
             d20_of(roller).tuning += 1
         ctx.emit(E.D20Check(
-            turn=ctx.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
+            turn=ctx.state.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
             pool=check.pool, dropped=check.dropped, dice=check.dice, highest=check.highest,
             modifiers={"printed": printed, "drop": check.drop_modifier, "boost": boosted,
                        "critical": check.critical_modifier},
@@ -685,7 +680,7 @@ class D20Pool(QuietHitHooks):
         assert attack is not None, "declare rolls the attack check before any target"
         sensitivity = self.sensitivity(target)
         hit = is_hit(attack, sensitivity)
-        ctx.emit(E.HitTest(turn=ctx.turn, actor=user.name, target=target.name, achievement=attack.achievement,
+        ctx.emit(E.HitTest(turn=ctx.state.turn, actor=user.name, target=target.name, achievement=attack.achievement,
                            sensitivity=sensitivity, hit=hit, rule="R-D20-HIT-1"))
         if not hit:
             return Check(Outcome.MISS)
@@ -694,7 +689,7 @@ class D20Pool(QuietHitHooks):
         defence = self.roll_check(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id, user,
                                   (user.name,), "R-D20-HIT-2", drop_kind="defence")
         amount = margin(attack, defence)
-        ctx.emit(E.Margin(turn=ctx.turn, actor=user.name, target=target.name, attack=attack.achievement,
+        ctx.emit(E.Margin(turn=ctx.state.turn, actor=user.name, target=target.name, attack=attack.achievement,
                           defence=defence.achievement, margin=amount, rule="R-D20-HIT-2"))
         return Check(Outcome.HIT, amount)
 
