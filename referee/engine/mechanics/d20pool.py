@@ -30,7 +30,7 @@ from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, rank_contenders,
     ring_number, roll_pool,
 )
-from referee.engine.mechanics.protocols import Check, Outcome, StayReason
+from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import Decision, decide_step, move_step, pick_move, take_step
 from referee.engine.panels import plan_payment
@@ -602,6 +602,11 @@ def ride_action(ctx: Resolution, f: Fighter, clause: Ride, pool: list[Fighter]) 
 # ------------------------------------------------------------------ checks
 
 
+#: A missed hit test's check (immutable, so one for every miss, as ``HIT`` is
+#: for every hit without a margin).
+MISS = Check(Outcome.MISS)
+
+
 @dataclass(frozen=True, slots=True)
 class D20Pool(QuietHitHooks):
     """R-D20-HIT-1..3 with R-D20-CHECK-1..4: one attack check per use on
@@ -672,7 +677,7 @@ class D20Pool(QuietHitHooks):
             ctx, use.user, "attack", self.attack_ability(use), use.skill.damage, use.skill.id,
             use.targets[0] if use.targets else None, tuple([t.name for t in use.targets]), "R-D20-HIT-1",
             drop_kind="attack")
-        return Check(Outcome.HIT)
+        return HIT
 
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         user = use.user
@@ -683,9 +688,9 @@ class D20Pool(QuietHitHooks):
         ctx.emit(E.HitTest(turn=ctx.state.turn, actor=user.name, target=target.name, achievement=attack.achievement,
                            sensitivity=sensitivity, hit=hit, rule="R-D20-HIT-1"))
         if not hit:
-            return Check(Outcome.MISS)
+            return MISS
         if use.skill.damage <= 0:
-            return Check(Outcome.HIT)  # R-D20-HIT-3: Pressurize calls no defence check
+            return HIT  # R-D20-HIT-3: Pressurize calls no defence check
         defence = self.roll_check(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id, user,
                                   (user.name,), "R-D20-HIT-2", drop_kind="defence")
         amount = margin(attack, defence)
