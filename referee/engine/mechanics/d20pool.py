@@ -467,8 +467,8 @@ def judge_walk(ctx: Resolution, f: Fighter,
     events by the walk's own tests (R-PLAN-3..5) in the walk's order: the
     entries it would pass over, with the walk's reason, then the entry it
     would use, that entry's candidates and the panels paying it (None,
-    None, None: it uses none).  Why
-    the reasons and candidates: the walk that follows on this same state
+    None, None: it uses none; in a lean resolution no passes, which only
+    decision events report).  Why the reasons and candidates: the walk that follows on this same state
     takes them (``WalkPolicy.judged``) rather than asking every entry again,
     and when the support changes nothing (R-D20-TURN-3 (4)), the walk's
     events are the passes, written by :func:`write_passes` (the walk of
@@ -482,23 +482,31 @@ def judge_walk(ctx: Resolution, f: Fighter,
     # entry_barred answers None without a test when nothing it reads is there
     # (as the walk asks it): not frozen, no bind, no gate, not a maintain
     barring = frozen or f.skill_binds or f.plan.gates
+    # the passes are written only as decision events (write_walk_start):
+    # a lean resolution keeps none
+    keep = ctx.decisions
     panels = f.panels[f.active]
     skills = f.skills
     for entry in order:
         skill = skills[entry]
         if skill.is_passive:
-            passes.append((entry, "passive", None, "R-SK-2"))
+            if keep:
+                passes.append((entry, "passive", None, "R-SK-2"))
         elif (barring or skill.is_maintain) and (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
-            passes.append((entry, *barred))
+            if keep:
+                passes.append((entry, *barred))
         elif (base := plan_payment(panels, skill.cost)) is None:
-            passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
+            if keep:
+                passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
             return passes, entry, [], base  # a maintain start
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
                 return passes, entry, cands.pool, base  # a use
-            passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
+            if keep:
+                passes.append((entry, cands.reason, None,
+                               "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
     return passes, None, None, None
 
 
