@@ -2,8 +2,10 @@
 (issue 13, third round): ``highest_ring`` gives, at every selection, what
 the table scan of every unacted standing character gave before -- the
 highest number and exactly the characters on it -- on the built-in 8x8 map
-and on odd map shapes; and the contenders reused from the last selection
-(less the one who acted) are the ones a fresh listing gives."""
+and on odd map shapes; the contenders reused from the last selection
+(less the one who acted) are the ones a fresh listing gives; and every
+ranking, from ``rank_contenders`` or the last one less its first, is the
+contenders' keys in order, tie-free (R-D20-ORDER-3)."""
 
 from __future__ import annotations
 
@@ -83,3 +85,43 @@ def test_names_of_is_roster_order() -> None:
         f.name = f"f{i}"
     assert d20pool.names_of(fighters, 0) == []
     assert d20pool.names_of(fighters, 1 << 69 | 1 << 3 | 1) == ["f0", "f3", "f69"]
+
+
+def test_every_ranking_is_the_keys_order() -> None:
+    """R-D20-ORDER-3 read back from the events: at every area-number
+    selection the contenders are ranked by their keys this round (the
+    ``turn_roll`` events' ``key``), best first, with no key equal to
+    another's or a prefix of it -- whether ``rank_contenders`` ranked them
+    or the last ranking was taken less its first (asked fewer times than
+    there are selections)."""
+    rs = ruleset("d20pool", 12)
+    rank = d20pool.rank_contenders
+    calls = [0]
+
+    def counted(contenders: Any, keys: Any, roll: Any, settled: Any = None) -> Any:
+        calls[0] += 1
+        return rank(contenders, keys, roll, settled)
+
+    selections = 0
+    for seed in range(6):
+        src = BattleRng(f"d20-ranking-{seed}")
+        setup = random_setup(lambda n: src.randrange("setup", n), 3 + seed, text_plans=True, extra=D20_CLAUSES)
+        with mock.patch.object(d20pool, "rank_contenders", counted):
+            record = resolve_battle(setup, rs, seed)
+        keys: dict[str, tuple[int, ...]] = {}
+        for e in record.events:
+            if e.TYPE == "turn_start":
+                keys = {}
+            elif e.TYPE == "turn_roll":
+                keys[e.actor] = e.key
+            elif e.TYPE == "turn_selected" and e.rule == "R-D20-ORDER-1":
+                selections += 1
+                ranked = list(e.contenders)
+                assert ranked[0] == e.actor
+                if len(ranked) > 1:
+                    found = [keys[n] for n in ranked]
+                    assert found == sorted(found, reverse=True)
+                    for a in found:
+                        assert not any(b != a and b[:len(a)] == a for b in found)
+                        assert found.count(a) == 1
+    assert 0 < calls[0] < selections

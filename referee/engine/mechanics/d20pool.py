@@ -168,6 +168,7 @@ class AreaNumber:
         last_bits = 0
         last_names: list[str] = []
         chosen_bit, chosen_name = 0, ""
+        ranked: list[str] = []
 
         def roll(name: str) -> int:
             face = rng.die("initiative", tie_die)
@@ -187,22 +188,27 @@ class AreaNumber:
                 # R-D20-ORDER-1: the unacted standing on the highest number, roster order
                 top, bits = highest_ring(state, pending, width, height)
                 if bits == last_bits ^ chosen_bit and chosen_bit & last_bits:
-                    # the usual next selection: the last contenders less the one who acted
+                    # The usual next selection: the last contenders less the one
+                    # who acted.  Their keys came out of the last ranking
+                    # tie-free and no die has been rolled since, so the ranking
+                    # is the last one less its first (R-D20-ORDER-3; what
+                    # rank_contenders' ``settled`` path would sort again).
                     contenders = last_names.copy()
                     contenders.remove(chosen_name)
+                    ranked = ranked[1:]
                 else:
                     contenders = names_of(fighters, bits)
+                    if len(contenders) > 1 and contenders[0] not in keys and keys.keys().isdisjoint(contenders):
+                        # R-D20-ORDER-3's first pass: no contender has a key yet,
+                        # so each is a prefix of the others and all roll, roster
+                        # order -- rank_contenders' first pass, its dice in one
+                        # draw (``dice``: the same draws as a die at a time)
+                        for name, face in zip(contenders, rng.dice("initiative", tie_die, len(contenders))):
+                            keys[name] = [face]
+                            emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(face,),
+                                            rule="R-D20-ORDER-3"))
+                    ranked = rank_contenders(contenders, keys, roll, settled)
                 last_bits, last_names = bits, contenders
-                if len(contenders) > 1 and contenders[0] not in keys and keys.keys().isdisjoint(contenders):
-                    # R-D20-ORDER-3's first pass: no contender has a key yet, so
-                    # each is a prefix of the others and all roll, roster order
-                    # -- rank_contenders' first pass, its dice in one draw
-                    # (``dice``: the same draws as a die at a time)
-                    for name, face in zip(contenders, rng.dice("initiative", tie_die, len(contenders))):
-                        keys[name] = [face]
-                        emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(face,),
-                                        rule="R-D20-ORDER-3"))
-                ranked = rank_contenders(contenders, keys, roll, settled)
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
