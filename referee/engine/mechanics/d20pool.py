@@ -32,7 +32,7 @@ from referee.engine.d20pool_checks import (
 )
 from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
-from referee.engine.movement import Decision, decide_step, move_step, pick_move, take_step
+from referee.engine.movement import Decision, decide_step, move_step, pick_move, reach, take_step
 from referee.engine.panels import plan_payment
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
@@ -346,9 +346,18 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
     nothing) with a non-drawing RNG, every tie taking its first candidate.
     Second: that decision when judging it met no draw -- then it is what the
     battle's RNG decides on this same state, and the shift's first step
-    takes it rather than deciding again (None: decide again)."""
-    if attacked and not f.plan.moves:
-        return False, None  # R-MOVE-3: no movement clause, and an attacker does not approach
+    takes it rather than deciding again (None: decide again).  Without a
+    movement clause, an attacker (R-MOVE-3) or a character with an enemy
+    within reach (R-MOVE-6) stays, which needs no decision at all (the
+    most common trial: no action could be taken, and an enemy is near)."""
+    if not f.plan.moves:  # the automatic approach (R-MOVE-3/6): no clause to pick
+        if attacked:
+            return False, None  # R-MOVE-3: an attacker does not approach
+        st = ctx.state
+        if st.count_within(f.square, reach(f), st.side_bits(f.team, True)):
+            # R-MOVE-6: an enemy within reach -- the approach stays, and every
+            # test decide_step asks before this one (stuck, no enemy) stays too
+            return False, None
     rng, judge = ctx.rng, _NoDraws()
     ctx.rng = judge
     try:
