@@ -51,9 +51,10 @@ def test_highest_ring_is_the_table_scan(width: int, height: int, size: int) -> N
     asked = [0, 0]
     last: list[Any] = []
 
-    def checked(state: BattleState, pending: int, w: int, h: int) -> tuple[int, int]:
-        got = fast(state, pending, w, h)
-        assert got == table_scan(state, pending, w, h)
+    def checked(state: BattleState, pending: int, bounds: Any) -> tuple[int, int]:
+        assert bounds == d20pool.ring_bounds(width, height, state.pad)
+        got = fast(state, pending, bounds)
+        assert got == table_scan(state, pending, width, height)
         asked[0] += 1
         last[:] = [state, got[1]]
         return got

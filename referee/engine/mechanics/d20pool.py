@@ -169,6 +169,8 @@ class AreaNumber:
         last_names: list[str] = []
         chosen_bit, chosen_name = 0, ""
         ranked: list[str] = []
+        pad = state.pad  # the index's padding: the ring boxes' entries move with it (a rebuilt index)
+        bounds = ring_bounds(width, height, pad)
 
         def roll(name: str) -> int:
             face = rng.die("initiative", tie_die)
@@ -186,7 +188,10 @@ class AreaNumber:
                     top = ring_table(width, height)[square.file][square.rank]
             else:
                 # R-D20-ORDER-1: the unacted standing on the highest number, roster order
-                top, bits = highest_ring(state, pending, width, height)
+                if state.pad != pad:
+                    pad = state.pad
+                    bounds = ring_bounds(width, height, pad)
+                top, bits = highest_ring(state, pending, bounds)
                 if bits == last_bits ^ chosen_bit and chosen_bit & last_bits:
                     # The usual next selection: the last contenders less the one
                     # who acted.  Their keys came out of the last ranking
@@ -251,10 +256,12 @@ def ring_bounds(width: int, height: int, pad: int) -> tuple[tuple[int, int, int,
     return bounds
 
 
-def highest_ring(state: BattleState, pending: int, width: int, height: int) -> tuple[int, int]:
+def highest_ring(state: BattleState, pending: int, bounds: tuple[tuple[int, int, int, int, int], ...]
+                 ) -> tuple[int, int]:
     """R-D20-ORDER-1/2: the highest area number among the standing
     characters of ``pending`` (bits ``1 << pos``) and those on it, as bits
-    (0, 0: none).  Read from the state's bitset index, not character by
+    (0, 0: none); ``bounds``: :func:`ring_bounds` of the map and the
+    index's padding.  Read from the state's bitset index, not character by
     character: the areas numbered ``k`` or more are the box of files
     ``k-1 .. width-k`` and ranks ``k-1 .. height-k``, four look-ups of
     ``rank_below``/``file_below``.  The search goes outward from the
@@ -267,7 +274,7 @@ def highest_ring(state: BattleState, pending: int, width: int, height: int) -> t
     if not found:
         return 0, 0
     files = state.file_below
-    for rank_hi, rank_lo, file_hi, file_lo, number in ring_bounds(width, height, state.pad):
+    for rank_hi, rank_lo, file_hi, file_lo, number in bounds:
         inner = found & (ranks[rank_hi] ^ ranks[rank_lo]) & (files[file_hi] ^ files[file_lo])
         if inner:
             return number, inner
