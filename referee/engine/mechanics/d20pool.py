@@ -321,10 +321,9 @@ class _NoDraws:
     choice among two or more, a die of two or more faces, any chance):
     without one, the judged decision is the one the battle's RNG makes."""
 
-    __slots__ = ("drew",)
-
-    def __init__(self) -> None:
-        self.drew = False
+    #: No draw met yet: a class default, so a new judge runs no ``__init__``
+    #: (one is made for every trial the shortcut of :func:`judge_step` leaves).
+    drew = False
 
     def chance(self, stream: str, p: Fraction | float) -> bool:
         self.drew = True
@@ -389,7 +388,9 @@ class SupportAndAction(NoInnateSkills):
     def act(self, ctx: Resolution, f: Fighter) -> None:
         begin_action(ctx, f)
         # R-D20-TURN-2: a push or grapple first (most plans have no such clause)
-        ride = ride_clause(ctx, f) if d20_clauses(f).rides and f.freeze <= 0 else None
+        memory = f.mechanic_state  # d20_clauses, inline once they are gathered: every turn asks
+        clauses = memory.clauses if isinstance(memory, D20Fighter) and memory.clauses is not None else d20_clauses(f)
+        ride = ride_clause(ctx, f) if clauses.rides and f.freeze <= 0 else None
         if ride is not None:
             ride_action(ctx, f, *ride)
             if not f.down:
@@ -425,7 +426,9 @@ class SupportAndAction(NoInnateSkills):
         self-recover; (2) shift when a step is wanted and possible; (3)
         self-recover when hurt; (4) nothing.  Returns whether it did
         something (a shift or a recovery)."""
-        recovers = d20_clauses(f).recovers if f.hp < f.max_hp else ()
+        memory = f.mechanic_state  # d20_clauses, inline (as in act)
+        recovers = (memory.clauses.recovers if isinstance(memory, D20Fighter) and memory.clauses is not None
+                    else d20_clauses(f).recovers) if f.hp < f.max_hp else ()
         if recovers:
             cctx = CondContext(ctx.state, f)
             chosen = next((c for c in recovers if f.clause_active(c.line) and c.when(cctx)), None)
@@ -656,7 +659,8 @@ class D20Pool(QuietHitHooks):
 
     def sensitivity(self, f: Fighter) -> int:
         """感応力 = base + reflex (R-D20-VAL-1)."""
-        return self.spec.sensitivity_base + ability_of(f, self.spec.sensitivity_ability)
+        spec = self.spec
+        return spec.sensitivity_base + f.abilities.get(spec.sensitivity_ability, 0)  # ability_of, inline
 
     def attack_ability(self, use: Use) -> Ability:
         """R-D20-VAL-1: body for sword at range 0, reflex for sword at range 1+,
@@ -675,7 +679,9 @@ class D20Pool(QuietHitHooks):
         paid (one ``damage`` event, cause ``boost``), then the dice
         (R-D20-CHECK-1..4)."""
         pool = roller.abilities.get(ability, 0)  # ability_of, inline: every check reads it
-        clauses = d20_clauses(roller)
+        memory = roller.mechanic_state  # d20_clauses, inline (as in act): every check asks
+        clauses = (memory.clauses if isinstance(memory, D20Fighter) and memory.clauses is not None
+                   else d20_clauses(roller))
         drops = clauses.drops.get(drop_kind, ())
         lifts = clauses.boosts.get(drop_kind, ()) if boost else ()
         dropped = boosted = 0
