@@ -1,11 +1,11 @@
 """d20pool's turn selection reads the area numbers from the bitset index
-(issue 13, third round): ``highest_ring`` gives, at every selection, what
-the table scan of every unacted standing character gave before -- the
-highest number and exactly the characters on it -- on the built-in 8x8 map
-and on odd map shapes; the contenders reused from the last selection
-(less the one who acted) are the ones a fresh listing gives; and every
-ranking, from ``rank_contenders`` or the last one less its first, is the
-contenders' keys in order, tie-free (R-D20-ORDER-3)."""
+(issue 13, third round): at every selection, the number and the contenders
+it finds are what the table scan of every unacted standing character gave
+before -- the highest number and exactly the characters on it -- on the
+built-in 8x8 map and on odd map shapes, whether the contenders were listed
+afresh or reused from the last selection (less the one who acted); and
+every ranking, from ``rank_contenders`` or the last one less its first, is
+the contenders' keys in order, tie-free (R-D20-ORDER-3)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from unittest import mock
 
 import pytest
 
+from referee.engine import events as E
 from referee.engine.battle import resolve_battle
+from referee.engine.core import Resolution
 from referee.engine.mechanics import d20pool
 from referee.engine.rng import BattleRng
 from referee.engine.state import BattleState
@@ -42,42 +44,35 @@ def table_scan(state: BattleState, pending: int, width: int, height: int) -> tup
 
 
 @pytest.mark.parametrize(("width", "height", "size"), [(8, 8, 8), (8, 8, 3), (5, 9, 4), (9, 4, 6), (1, 6, 2), (3, 3, 2)])
-def test_highest_ring_is_the_table_scan(width: int, height: int, size: int) -> None:
+def test_each_selection_is_the_table_scan(width: int, height: int, size: int) -> None:
     rs = ruleset("d20pool", 12)
     rs = replace(rs, map=replace(rs.map, width=width, height=height))
-    fast = d20pool.highest_ring
     names = d20pool.names_of
-    rank = d20pool.rank_contenders
-    asked = [0, 0]
-    last: list[Any] = []
+    emit = Resolution.emit
+    seen = [0, 0]  # selections checked, contenders listed afresh
 
-    def checked(state: BattleState, pending: int, bounds: Any) -> tuple[int, int]:
-        assert bounds == d20pool.ring_bounds(width, height, state.pad)
-        got = fast(state, pending, bounds)
-        assert got == table_scan(state, pending, width, height)
-        asked[0] += 1
-        last[:] = [state, got[1]]
-        return got
+    def checked(ctx: Resolution, event: Any) -> None:
+        if isinstance(event, E.TurnSelected) and event.rule == "R-D20-ORDER-1":
+            state = ctx.state
+            # the pending at the selection: the unacted, and the one just chosen
+            pending = sum(f.bit for f in state.fighters if not f.acted or f.name == event.actor)
+            top, bits = table_scan(state, pending, width, height)
+            assert (event.number, set(event.contenders)) == (top, set(names(state.fighters, bits)))
+            seen[0] += 1
+        emit(ctx, event)
 
     def listed(fighters: Any, bits: int) -> list[str]:
-        asked[1] += 1
+        seen[1] += 1
         return names(fighters, bits)
-
-    def ranked(contenders: Any, keys: Any, roll: Any, settled: Any = None) -> Any:
-        # reused or listed afresh, the contenders are the selection's, roster order
-        assert contenders == names(last[0].fighters, last[1])
-        return rank(contenders, keys, roll, settled)
 
     for seed in range(3):
         src = BattleRng(f"d20-rings-{width}x{height}-{seed}")
         setup = random_setup(lambda n: src.randrange("setup", n), size, text_plans=True, extra=D20_CLAUSES)
-        plain = resolve_battle(setup, rs, seed)
-        with mock.patch.object(d20pool, "highest_ring", checked), mock.patch.object(d20pool, "names_of", listed), \
-                mock.patch.object(d20pool, "rank_contenders", ranked):
-            assert resolve_battle(setup, rs, seed) == plain
-    assert asked[0] > 0
+        with mock.patch.object(Resolution, "emit", checked), mock.patch.object(d20pool, "names_of", listed):
+            resolve_battle(setup, rs, seed)
+    assert seen[0] > 0
     if size > 2:
-        assert asked[1] < asked[0]  # the last contenders were reused at some selection
+        assert seen[1] < seen[0]  # the last contenders were reused at some selection
 
 
 def test_names_of_is_roster_order() -> None:

@@ -121,7 +121,7 @@ _RINGS: dict[tuple[int, int], list[list[int]]] = {}
 def ring_table(width: int, height: int) -> list[list[int]]:
     """R-D20-ORDER-2: every area's number, ``table[file][rank]``, made once
     per map size (a battle file's fixed order reads its chosen one's; the
-    area-number order finds the number by :func:`highest_ring`).  Read only."""
+    area-number order reads the bitset index, :func:`ring_bounds`).  Read only."""
     table = _RINGS.get((width, height))
     if table is None:
         table = _RINGS[(width, height)] = [[ring_number(Square(file, rank), width, height) for rank in range(height)]
@@ -164,10 +164,8 @@ class AreaNumber:
         pending = (1 << len(fighters)) - 1
         turn = ctx.turn  # the round's number: it does not change while the round is played
         top = 0  # the contenders' area number (R-D20-ORDER-2): every tie roll is one of theirs
-        # the previous selection's contenders, as bits and as names (roster order)
-        last_bits = 0
-        last_names: list[str] = []
-        chosen_bit, chosen_name = 0, ""
+        last_bits = 0  # the previous selection's contenders, as bits
+        chosen_bit = 0
         ranked: list[str] = []
         pad = state.pad  # the index's padding: the ring boxes' entries move with it (a rebuilt index)
         bounds = ring_bounds(width, height, pad)
@@ -191,15 +189,26 @@ class AreaNumber:
                 if state.pad != pad:
                     pad = state.pad
                     bounds = ring_bounds(width, height, pad)
-                top, bits = highest_ring(state, pending, bounds)
+                # R-D20-ORDER-2's highest number among the pending standing,
+                # from the bitset index (the areas numbered k or more are one
+                # box, ring_bounds), innermost box first: the armies close in,
+                # and most turns go to the two inner rings (8x8: about 70 %)
+                ranks = state.rank_below
+                bits = pending & ranks[-1]  # the top entries hold every living character
+                top = 1 if bits else 0
+                if bits:
+                    files = state.file_below
+                    for rank_hi, rank_lo, file_hi, file_lo, number in bounds:
+                        inner = bits & (ranks[rank_hi] ^ ranks[rank_lo]) & (files[file_hi] ^ files[file_lo])
+                        if inner:
+                            top, bits = number, inner
+                            break
                 if bits == last_bits ^ chosen_bit and chosen_bit & last_bits:
                     # The usual next selection: the last contenders less the one
                     # who acted.  Their keys came out of the last ranking
                     # tie-free and no die has been rolled since, so the ranking
                     # is the last one less its first (R-D20-ORDER-3; what
                     # rank_contenders' ``settled`` path would sort again).
-                    contenders = last_names.copy()
-                    contenders.remove(chosen_name)
                     ranked = ranked[1:]
                 else:
                     contenders = names_of(fighters, bits)
@@ -213,15 +222,15 @@ class AreaNumber:
                             emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(face,),
                                             rule="R-D20-ORDER-3"))
                     ranked = rank_contenders(contenders, keys, roll, settled)
-                last_bits, last_names = bits, contenders
+                last_bits = bits
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
             chosen = by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            chosen_bit, chosen_name = chosen.bit, chosen.name
+            chosen_bit = chosen.bit
             pending &= ~chosen_bit
-            emit(E.TurnSelected(turn=turn, actor=chosen_name, square=chosen.square, number=top,
+            emit(E.TurnSelected(turn=turn, actor=chosen.name, square=chosen.square, number=top,
                                 contenders=tuple(ranked), rule=rule))
             act(ctx, chosen)
 
@@ -236,7 +245,7 @@ def names_of(fighters: Sequence[Fighter], bits: int) -> list[str]:
     return names
 
 
-#: The rings' boxes by map size and index padding (:func:`highest_ring`):
+#: The rings' boxes by map size and index padding (the turn selection's):
 #: for each number ``k`` from the innermost down to 2, the entries of
 #: ``rank_below`` and ``file_below`` whose XORs are the box of numbers ``k``
 #: or more.
@@ -244,8 +253,14 @@ _RING_BOUNDS: dict[tuple[int, int, int], tuple[tuple[int, int, int, int, int], .
 
 
 def ring_bounds(width: int, height: int, pad: int) -> tuple[tuple[int, int, int, int, int], ...]:
-    """The boxes of :func:`highest_ring`, made once per map size and
-    padding: ranks ``r0..r1`` of the index are ``rank_below[pad + r1 + 2]
+    """R-D20-ORDER-1/2: the boxes the turn selection reads, innermost
+    first, made once per map size and padding.  The areas numbered ``k`` or
+    more are the box of files ``k-1 .. width-k`` and ranks ``k-1 ..
+    height-k``: four look-ups of the state's bitset index, so the highest
+    number among the pending standing characters is the first box holding
+    one of them (none: number 1), not a read of every character.  Every
+    standing character is on the map, as :func:`ring_table` numbers them.
+    Entries: ranks ``r0..r1`` of the index are ``rank_below[pad + r1 + 2]
     ^ rank_below[pad + r0 + 1]`` (``BattleState``), here ``r0 = k - 1``,
     ``r1 = height - k`` (files the same with ``width``)."""
     bounds = _RING_BOUNDS.get((width, height, pad))
@@ -254,31 +269,6 @@ def ring_bounds(width: int, height: int, pad: int) -> tuple[tuple[int, int, int,
         bounds = _RING_BOUNDS[(width, height, pad)] = tuple(
             (pad + height - k + 2, pad + k, pad + width - k + 2, pad + k, k) for k in range(inner, 1, -1))
     return bounds
-
-
-def highest_ring(state: BattleState, pending: int, bounds: tuple[tuple[int, int, int, int, int], ...]
-                 ) -> tuple[int, int]:
-    """R-D20-ORDER-1/2: the highest area number among the standing
-    characters of ``pending`` (bits ``1 << pos``) and those on it, as bits
-    (0, 0: none); ``bounds``: :func:`ring_bounds` of the map and the
-    index's padding.  Read from the state's bitset index, not character by
-    character: the areas numbered ``k`` or more are the box of files
-    ``k-1 .. width-k`` and ranks ``k-1 .. height-k``, four look-ups of
-    ``rank_below``/``file_below``.  The search goes outward from the
-    innermost box and stops at the first holding any of them: the armies
-    close in, and most turns go to the two inner rings (8x8: about 70 %).
-    Every standing character is on the map, as :func:`ring_table`
-    numbers them."""
-    ranks = state.rank_below
-    found = pending & ranks[-1]  # the top entries hold every living character
-    if not found:
-        return 0, 0
-    files = state.file_below
-    for rank_hi, rank_lo, file_hi, file_lo, number in bounds:
-        inner = found & (ranks[rank_hi] ^ ranks[rank_lo]) & (files[file_hi] ^ files[file_lo])
-        if inner:
-            return number, inner
-    return 1, found
 
 
 # ------------------------------------------------------------------ movement
