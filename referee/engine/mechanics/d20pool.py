@@ -30,9 +30,9 @@ from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, rank_contenders,
     ring_number, roll_pool,
 )
-from referee.engine.mechanics.protocols import Check, Outcome, StayReason
+from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
-from referee.engine.movement import Decision, decide_step, move_step, pick_move, take_step
+from referee.engine.movement import Decision, decide_step, move_step, pick_move, reach, take_step
 from referee.engine.panels import plan_payment
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
@@ -120,8 +120,8 @@ _RINGS: dict[tuple[int, int], list[list[int]]] = {}
 
 def ring_table(width: int, height: int) -> list[list[int]]:
     """R-D20-ORDER-2: every area's number, ``table[file][rank]``, made once
-    per map size: the turn order reads it for every unacted character at
-    every selection.  Read only."""
+    per map size (a battle file's fixed order reads its chosen one's; the
+    area-number order reads the bitset index, :func:`ring_bounds`).  Read only."""
     table = _RINGS.get((width, height))
     if table is None:
         table = _RINGS[(width, height)] = [[ring_number(Square(file, rank), width, height) for rank in range(height)]
@@ -155,19 +155,25 @@ class AreaNumber:
         fighters = state.fighters
         by_name = state.by_name
         act = ctx.mechanics.action.act
-        rings = ring_table(width, height)
-        # The fighters not yet selected this round, roster order: a selection
-        # reads only these (the chosen one leaves the list as it is marked
-        # acted, and only a selection marks one), not the whole roster at
-        # every selection.
-        pending = list(fighters)
+        emit = ctx.emit
+        rng = ctx.rng
+        tie_die = self.tie_die
+        # The fighters not yet selected this round, as bits of the state's
+        # bitset index (``Fighter.bit``, roster position): only a selection
+        # marks one acted, and the chosen one's bit leaves as it is marked.
+        pending = (1 << len(fighters)) - 1
         turn = ctx.turn  # the round's number: it does not change while the round is played
+        top = 0  # the contenders' area number (R-D20-ORDER-2): every tie roll is one of theirs
+        last_bits = 0  # the previous selection's contenders, as bits
+        chosen_bit = 0
+        ranked: list[str] = []
+        pad = state.pad  # the index's padding: the ring boxes' entries move with it (a rebuilt index)
+        bounds = ring_bounds(width, height, pad)
 
         def roll(name: str) -> int:
-            face = ctx.rng.die("initiative", self.tie_die)
-            sq = by_name[name].square
-            ctx.emit(E.TurnRoll(turn=turn, actor=name, number=rings[sq.file][sq.rank],
-                                roll=face, key=(*keys[name], face), rule="R-D20-ORDER-3"))
+            face = rng.die("initiative", tie_die)
+            emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(*keys[name], face),
+                            rule="R-D20-ORDER-3"))
             return face
 
         while True:
@@ -175,31 +181,94 @@ class AreaNumber:
                 name = next_in_fixed_order(fixed_order, {f.name: not f.down and not f.acted for f in fighters})
                 ranked = [] if name is None else [name]
                 rule = "R-D20-ORDER-4"
+                if name is not None:
+                    square = by_name[name].square
+                    top = ring_table(width, height)[square.file][square.rank]
             else:
                 # R-D20-ORDER-1: the unacted standing on the highest number, roster order
-                top, contenders = -1, []
-                for f in pending:
-                    if f.down:
-                        continue
-                    sq = f.square
-                    number = rings[sq.file][sq.rank]
-                    if number > top:
-                        top, contenders = number, [f.name]
-                    elif number == top:
-                        contenders.append(f.name)
-                ranked = rank_contenders(contenders, keys, roll, settled)
+                if state.pad != pad:
+                    pad = state.pad
+                    bounds = ring_bounds(width, height, pad)
+                # R-D20-ORDER-2's highest number among the pending standing,
+                # from the bitset index (the areas numbered k or more are one
+                # box, ring_bounds), innermost box first: the armies close in,
+                # and most turns go to the two inner rings (8x8: about 70 %)
+                ranks = state.rank_below
+                bits = pending & ranks[-1]  # the top entries hold every living character
+                top = 1 if bits else 0
+                if bits:
+                    files = state.file_below
+                    for rank_hi, rank_lo, file_hi, file_lo, number in bounds:
+                        inner = bits & (ranks[rank_hi] ^ ranks[rank_lo]) & (files[file_hi] ^ files[file_lo])
+                        if inner:
+                            top, bits = number, inner
+                            break
+                if bits == last_bits ^ chosen_bit and chosen_bit & last_bits:
+                    # The usual next selection: the last contenders less the one
+                    # who acted.  Their keys came out of the last ranking
+                    # tie-free and no die has been rolled since, so the ranking
+                    # is the last one less its first (R-D20-ORDER-3; what
+                    # rank_contenders' ``settled`` path would sort again).
+                    ranked = ranked[1:]
+                else:
+                    contenders = names_of(fighters, bits)
+                    if len(contenders) > 1 and contenders[0] not in keys and keys.keys().isdisjoint(contenders):
+                        # R-D20-ORDER-3's first pass: no contender has a key yet,
+                        # so each is a prefix of the others and all roll, roster
+                        # order -- rank_contenders' first pass, its dice in one
+                        # draw (``dice``: the same draws as a die at a time)
+                        for name, face in zip(contenders, rng.dice("initiative", tie_die, len(contenders))):
+                            keys[name] = [face]
+                            emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(face,),
+                                            rule="R-D20-ORDER-3"))
+                    ranked = rank_contenders(contenders, keys, roll, settled)
+                last_bits = bits
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
             chosen = by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            if not fixed:
-                pending.remove(chosen)
-            square = chosen.square
-            ctx.emit(E.TurnSelected(turn=turn, actor=chosen.name, square=square,
-                                    number=rings[square.file][square.rank],
-                                    contenders=tuple(ranked), rule=rule))
+            chosen_bit = chosen.bit
+            pending &= ~chosen_bit
+            emit(E.TurnSelected(turn=turn, actor=chosen.name, square=chosen.square, number=top,
+                                contenders=tuple(ranked), rule=rule))
             act(ctx, chosen)
+
+
+def names_of(fighters: Sequence[Fighter], bits: int) -> list[str]:
+    """The names of the fighters of ``bits`` (``1 << pos``), roster order."""
+    names = []
+    while bits:
+        low = bits & -bits
+        names.append(fighters[low.bit_length() - 1].name)
+        bits ^= low
+    return names
+
+
+#: The rings' boxes by map size and index padding (the turn selection's):
+#: for each number ``k`` from the innermost down to 2, the entries of
+#: ``rank_below`` and ``file_below`` whose XORs are the box of numbers ``k``
+#: or more.
+_RING_BOUNDS: dict[tuple[int, int, int], tuple[tuple[int, int, int, int, int], ...]] = {}
+
+
+def ring_bounds(width: int, height: int, pad: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    """R-D20-ORDER-1/2: the boxes the turn selection reads, innermost
+    first, made once per map size and padding.  The areas numbered ``k`` or
+    more are the box of files ``k-1 .. width-k`` and ranks ``k-1 ..
+    height-k``: four look-ups of the state's bitset index, so the highest
+    number among the pending standing characters is the first box holding
+    one of them (none: number 1), not a read of every character.  Every
+    standing character is on the map, as :func:`ring_table` numbers them.
+    Entries: ranks ``r0..r1`` of the index are ``rank_below[pad + r1 + 2]
+    ^ rank_below[pad + r0 + 1]`` (``BattleState``), here ``r0 = k - 1``,
+    ``r1 = height - k`` (files the same with ``width``)."""
+    bounds = _RING_BOUNDS.get((width, height, pad))
+    if bounds is None:
+        inner = min((width + 1) // 2, (height + 1) // 2)
+        bounds = _RING_BOUNDS[(width, height, pad)] = tuple(
+            (pad + height - k + 2, pad + k, pad + width - k + 2, pad + k, k) for k in range(inner, 1, -1))
+    return bounds
 
 
 # ------------------------------------------------------------------ movement
@@ -242,10 +311,9 @@ class _NoDraws:
     choice among two or more, a die of two or more faces, any chance):
     without one, the judged decision is the one the battle's RNG makes."""
 
-    __slots__ = ("drew",)
-
-    def __init__(self) -> None:
-        self.drew = False
+    #: No draw met yet: a class default, so a new judge runs no ``__init__``
+    #: (one is made for every trial the shortcut of :func:`judge_step` leaves).
+    drew = False
 
     def chance(self, stream: str, p: Fraction | float) -> bool:
         self.drew = True
@@ -274,9 +342,18 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
     nothing) with a non-drawing RNG, every tie taking its first candidate.
     Second: that decision when judging it met no draw -- then it is what the
     battle's RNG decides on this same state, and the shift's first step
-    takes it rather than deciding again (None: decide again)."""
-    if attacked and not f.plan.moves:
-        return False, None  # R-MOVE-3: no movement clause, and an attacker does not approach
+    takes it rather than deciding again (None: decide again).  Without a
+    movement clause, an attacker (R-MOVE-3) or a character with an enemy
+    within reach (R-MOVE-6) stays, which needs no decision at all (the
+    most common trial: no action could be taken, and an enemy is near)."""
+    if not f.plan.moves:  # the automatic approach (R-MOVE-3/6): no clause to pick
+        if attacked:
+            return False, None  # R-MOVE-3: an attacker does not approach
+        st = ctx.state
+        if st.count_within(f.square, reach(f), st.side_bits(f.team, True)):
+            # R-MOVE-6: an enemy within reach -- the approach stays, and every
+            # test decide_step asks before this one (stuck, no enemy) stays too
+            return False, None
     rng, judge = ctx.rng, _NoDraws()
     ctx.rng = judge
     try:
@@ -301,7 +378,9 @@ class SupportAndAction(NoInnateSkills):
     def act(self, ctx: Resolution, f: Fighter) -> None:
         begin_action(ctx, f)
         # R-D20-TURN-2: a push or grapple first (most plans have no such clause)
-        ride = ride_clause(ctx, f) if d20_clauses(f).rides and f.freeze <= 0 else None
+        memory = f.mechanic_state  # d20_clauses, inline once they are gathered: every turn asks
+        clauses = memory.clauses if isinstance(memory, D20Fighter) and memory.clauses is not None else d20_clauses(f)
+        ride = ride_clause(ctx, f) if clauses.rides and f.freeze <= 0 else None
         if ride is not None:
             ride_action(ctx, f, *ride)
             if not f.down:
@@ -320,7 +399,7 @@ class SupportAndAction(NoInnateSkills):
                     walk(ctx, f, WalkPolicy(max_uses=self.uses))
             else:  # the support changed nothing: the walk would pass every entry as judged
                 write_passes(ctx, f, prepared, passes)
-        if not f.down:
+        if f.maintained and not f.down:  # maintenance returns at once with nothing maintained
             maintenance(ctx, f)
         f.acted = True
         if not f.down:
@@ -330,34 +409,36 @@ class SupportAndAction(NoInnateSkills):
                 if f.grapple == 0:
                     ctx.emit(E.StatusExpired(turn=ctx.turn, target=f.name, status="grapple", object="character",
                                              index=None, pattern=None, rule="R-D20-PUSH-2"))
-        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
+        ctx.emit(E.ActionEnd(turn=ctx.state.turn, actor=f.name))
 
     def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> bool:
         """R-D20-TURN-3: (1) a ``recover`` clause holds and f is hurt:
         self-recover; (2) shift when a step is wanted and possible; (3)
         self-recover when hurt; (4) nothing.  Returns whether it did
         something (a shift or a recovery)."""
-        recovers = d20_clauses(f).recovers if f.hp < f.max_hp else ()
+        memory = f.mechanic_state  # d20_clauses, inline (as in act)
+        recovers = (memory.clauses.recovers if isinstance(memory, D20Fighter) and memory.clauses is not None
+                    else d20_clauses(f).recovers) if f.hp < f.max_hp else ()
         if recovers:
             cctx = CondContext(ctx.state, f)
             chosen = next((c for c in recovers if f.clause_active(c.line) and c.when(cctx)), None)
             if chosen is not None:
-                ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
+                ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
                                    rule="R-D20-TURN-3"))
                 ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
                 return True
         wants, decided = judge_step(ctx, f, attacked)
         blocker = shift_blocker(ctx.state, f) if wants else None
         if wants and blocker is None:
-            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
+            ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
             self.shift(ctx, f, attacked, decided)
             return True
         if f.hp < f.max_hp:
-            ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
+            ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
                                rule="R-D20-TURN-3"))
             ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
             return True
-        ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind="none", first=first, stuck=blocker,
+        ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="none", first=first, stuck=blocker,
                            rule="R-D20-TURN-3"))
         return False
 
@@ -381,7 +462,7 @@ class SupportAndAction(NoInnateSkills):
             steps += 1
             last = ctx.events[-1]
             line = last.line if isinstance(last, E.Moved) else line
-        ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase="shift", steps=steps,
+        ctx.emit(E.MoveEnd(turn=ctx.state.turn, actor=f.name, phase="shift", steps=steps,
                            points_left=points - steps, reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
@@ -401,8 +482,8 @@ def judge_walk(ctx: Resolution, f: Fighter,
     events by the walk's own tests (R-PLAN-3..5) in the walk's order: the
     entries it would pass over, with the walk's reason, then the entry it
     would use, that entry's candidates and the panels paying it (None,
-    None, None: it uses none).  Why
-    the reasons and candidates: the walk that follows on this same state
+    None, None: it uses none; in a lean resolution no passes, which only
+    decision events report).  Why the reasons and candidates: the walk that follows on this same state
     takes them (``WalkPolicy.judged``) rather than asking every entry again,
     and when the support changes nothing (R-D20-TURN-3 (4)), the walk's
     events are the passes, written by :func:`write_passes` (the walk of
@@ -413,23 +494,34 @@ def judge_walk(ctx: Resolution, f: Fighter,
     if f.down or f.hp <= 0 or f.active is None:
         return passes, None, None, None  # the walk stops before its first entry
     frozen = f.freeze > 0  # a frozen character has no action [decision]
+    # entry_barred answers None without a test when nothing it reads is there
+    # (as the walk asks it): not frozen, no bind, no gate, not a maintain
+    barring = frozen or f.skill_binds or f.plan.gates
+    # the passes are written only as decision events (write_walk_start):
+    # a lean resolution keeps none
+    keep = ctx.decisions
     panels = f.panels[f.active]
     skills = f.skills
     for entry in order:
         skill = skills[entry]
         if skill.is_passive:
-            passes.append((entry, "passive", None, "R-SK-2"))
-        elif (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
-            passes.append((entry, *barred))
+            if keep:
+                passes.append((entry, "passive", None, "R-SK-2"))
+        elif (barring or skill.is_maintain) and (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
+            if keep:
+                passes.append((entry, *barred))
         elif (base := plan_payment(panels, skill.cost)) is None:
-            passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
+            if keep:
+                passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
             return passes, entry, [], base  # a maintain start
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
                 return passes, entry, cands.pool, base  # a use
-            passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
+            if keep:
+                passes.append((entry, cands.reason, None,
+                               "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
     return passes, None, None, None
 
 
@@ -533,6 +625,11 @@ def ride_action(ctx: Resolution, f: Fighter, clause: Ride, pool: list[Fighter]) 
 # ------------------------------------------------------------------ checks
 
 
+#: A missed hit test's check (immutable, so one for every miss, as ``HIT`` is
+#: for every hit without a margin).
+MISS = Check(Outcome.MISS)
+
+
 @dataclass(frozen=True, slots=True)
 class D20Pool(QuietHitHooks):
     """R-D20-HIT-1..3 with R-D20-CHECK-1..4: one attack check per use on
@@ -552,7 +649,8 @@ class D20Pool(QuietHitHooks):
 
     def sensitivity(self, f: Fighter) -> int:
         """感応力 = base + reflex (R-D20-VAL-1)."""
-        return self.spec.sensitivity_base + ability_of(f, self.spec.sensitivity_ability)
+        spec = self.spec
+        return spec.sensitivity_base + f.abilities.get(spec.sensitivity_ability, 0)  # ability_of, inline
 
     def attack_ability(self, use: Use) -> Ability:
         """R-D20-VAL-1: body for sword at range 0, reflex for sword at range 1+,
@@ -571,7 +669,9 @@ class D20Pool(QuietHitHooks):
         paid (one ``damage`` event, cause ``boost``), then the dice
         (R-D20-CHECK-1..4)."""
         pool = roller.abilities.get(ability, 0)  # ability_of, inline: every check reads it
-        clauses = d20_clauses(roller)
+        memory = roller.mechanic_state  # d20_clauses, inline (as in act): every check asks
+        clauses = (memory.clauses if isinstance(memory, D20Fighter) and memory.clauses is not None
+                   else d20_clauses(roller))
         drops = clauses.drops.get(drop_kind, ())
         lifts = clauses.boosts.get(drop_kind, ()) if boost else ()
         dropped = boosted = 0
@@ -588,7 +688,7 @@ class D20Pool(QuietHitHooks):
         if check.critical:
             d20_of(roller).tuning += 1
         ctx.emit(E.D20Check(
-            turn=ctx.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
+            turn=ctx.state.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
             pool=check.pool, dropped=check.dropped, dice=check.dice, highest=check.highest,
             modifiers={"printed": printed, "drop": check.drop_modifier, "boost": boosted,
                        "critical": check.critical_modifier},
@@ -603,7 +703,7 @@ class D20Pool(QuietHitHooks):
             ctx, use.user, "attack", self.attack_ability(use), use.skill.damage, use.skill.id,
             use.targets[0] if use.targets else None, tuple([t.name for t in use.targets]), "R-D20-HIT-1",
             drop_kind="attack")
-        return Check(Outcome.HIT)
+        return HIT
 
     def check(self, ctx: Resolution, use: Use, target: Fighter) -> Check:
         user = use.user
@@ -611,16 +711,16 @@ class D20Pool(QuietHitHooks):
         assert attack is not None, "declare rolls the attack check before any target"
         sensitivity = self.sensitivity(target)
         hit = is_hit(attack, sensitivity)
-        ctx.emit(E.HitTest(turn=ctx.turn, actor=user.name, target=target.name, achievement=attack.achievement,
+        ctx.emit(E.HitTest(turn=ctx.state.turn, actor=user.name, target=target.name, achievement=attack.achievement,
                            sensitivity=sensitivity, hit=hit, rule="R-D20-HIT-1"))
         if not hit:
-            return Check(Outcome.MISS)
+            return MISS
         if use.skill.damage <= 0:
-            return Check(Outcome.HIT)  # R-D20-HIT-3: Pressurize calls no defence check
+            return HIT  # R-D20-HIT-3: Pressurize calls no defence check
         defence = self.roll_check(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id, user,
                                   (user.name,), "R-D20-HIT-2", drop_kind="defence")
         amount = margin(attack, defence)
-        ctx.emit(E.Margin(turn=ctx.turn, actor=user.name, target=target.name, attack=attack.achievement,
+        ctx.emit(E.Margin(turn=ctx.state.turn, actor=user.name, target=target.name, attack=attack.achievement,
                           defence=defence.achievement, margin=amount, rule="R-D20-HIT-2"))
         return Check(Outcome.HIT, amount)
 
