@@ -30,6 +30,9 @@ from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, rank_contenders,
     ring_number, roll_pool,
 )
+from referee.engine.d20pool_events import (
+    action_end, d20_check, hit_test, margin_event, move_end, support, turn_roll, turn_selected,
+)
 from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import Decision, decide_step, move_step, pick_move, reach, take_step
@@ -172,8 +175,7 @@ class AreaNumber:
 
         def roll(name: str) -> int:
             face = rng.die("initiative", tie_die)
-            emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(*keys[name], face),
-                            rule="R-D20-ORDER-3"))
+            emit(turn_roll(turn, name, top, face, (*keys[name], face), "R-D20-ORDER-3"))
             return face
 
         while True:
@@ -219,8 +221,7 @@ class AreaNumber:
                         # draw (``dice``: the same draws as a die at a time)
                         for name, face in zip(contenders, rng.dice("initiative", tie_die, len(contenders))):
                             keys[name] = [face]
-                            emit(E.TurnRoll(turn=turn, actor=name, number=top, roll=face, key=(face,),
-                                            rule="R-D20-ORDER-3"))
+                            emit(turn_roll(turn, name, top, face, (face,), "R-D20-ORDER-3"))
                     ranked = rank_contenders(contenders, keys, roll, settled)
                 last_bits = bits
                 rule = "R-D20-ORDER-1"
@@ -230,8 +231,7 @@ class AreaNumber:
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
             chosen_bit = chosen.bit
             pending &= ~chosen_bit
-            emit(E.TurnSelected(turn=turn, actor=chosen.name, square=chosen.square, number=top,
-                                contenders=tuple(ranked), rule=rule))
+            emit(turn_selected(turn, chosen.name, chosen.square, top, tuple(ranked), rule))
             act(ctx, chosen)
 
 
@@ -409,7 +409,7 @@ class SupportAndAction(NoInnateSkills):
                 if f.grapple == 0:
                     ctx.emit(E.StatusExpired(turn=ctx.turn, target=f.name, status="grapple", object="character",
                                              index=None, pattern=None, rule="R-D20-PUSH-2"))
-        ctx.emit(E.ActionEnd(turn=ctx.state.turn, actor=f.name))
+        ctx.emit(action_end(ctx.state.turn, f.name, "R-TURN-2"))
 
     def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> bool:
         """R-D20-TURN-3: (1) a ``recover`` clause holds and f is hurt:
@@ -423,23 +423,20 @@ class SupportAndAction(NoInnateSkills):
             cctx = CondContext(ctx.state, f)
             chosen = next((c for c in recovers if f.clause_active(c.line) and c.when(cctx)), None)
             if chosen is not None:
-                ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="recover", first=first, line=chosen.line,
-                                   rule="R-D20-TURN-3"))
+                ctx.emit(support(ctx.state.turn, f.name, "recover", first, chosen.line, None, "R-D20-TURN-3"))
                 ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
                 return True
         wants, decided = judge_step(ctx, f, attacked)
         blocker = shift_blocker(ctx.state, f) if wants else None
         if wants and blocker is None:
-            ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="shift", first=first, rule="R-D20-TURN-3"))
+            ctx.emit(support(ctx.state.turn, f.name, "shift", first, None, None, "R-D20-TURN-3"))
             self.shift(ctx, f, attacked, decided)
             return True
         if f.hp < f.max_hp:
-            ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="recover", first=first, stuck=blocker,
-                               rule="R-D20-TURN-3"))
+            ctx.emit(support(ctx.state.turn, f.name, "recover", first, None, blocker, "R-D20-TURN-3"))
             ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
             return True
-        ctx.emit(E.Support(turn=ctx.state.turn, actor=f.name, kind="none", first=first, stuck=blocker,
-                           rule="R-D20-TURN-3"))
+        ctx.emit(support(ctx.state.turn, f.name, "none", first, None, blocker, "R-D20-TURN-3"))
         return False
 
     def shift(self, ctx: Resolution, f: Fighter, attacked: bool, decided: Decision | None = None) -> None:
@@ -462,8 +459,7 @@ class SupportAndAction(NoInnateSkills):
             steps += 1
             last = ctx.events[-1]
             line = last.line if isinstance(last, E.Moved) else line
-        ctx.emit(E.MoveEnd(turn=ctx.state.turn, actor=f.name, phase="shift", steps=steps,
-                           points_left=points - steps, reason=reason, line=line, rule="R-D20-MOVE-1"))
+        ctx.emit(move_end(ctx.state.turn, f.name, "shift", steps, points - steps, reason, line, "R-D20-MOVE-1"))
 
 
 #: The walk's order, moving clauses' lines and target filters (``walk_order``).
@@ -687,12 +683,11 @@ class D20Pool(QuietHitHooks):
         check = roll_pool(ctx.rng, pool, dropped=dropped, printed=printed, boost=boosted, params=self.params)
         if check.critical:
             d20_of(roller).tuning += 1
-        ctx.emit(E.D20Check(
-            turn=ctx.state.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
-            pool=check.pool, dropped=check.dropped, dice=check.dice, highest=check.highest,
-            modifiers={"printed": printed, "drop": check.drop_modifier, "boost": boosted,
-                       "critical": check.critical_modifier},
-            achievement=check.achievement, critical=check.critical, fumble=check.fumble, rule=rule))
+        ctx.emit(d20_check(
+            ctx.state.turn, roller.name, kind, skill, targets, ability, check.pool, check.dropped, check.dice,
+            check.highest, {"printed": printed, "drop": check.drop_modifier, "boost": boosted,
+                            "critical": check.critical_modifier},
+            check.achievement, check.critical, check.fumble, rule))
         return check
 
     def declare(self, ctx: Resolution, use: Use) -> Check:
@@ -711,8 +706,7 @@ class D20Pool(QuietHitHooks):
         assert attack is not None, "declare rolls the attack check before any target"
         sensitivity = self.sensitivity(target)
         hit = is_hit(attack, sensitivity)
-        ctx.emit(E.HitTest(turn=ctx.state.turn, actor=user.name, target=target.name, achievement=attack.achievement,
-                           sensitivity=sensitivity, hit=hit, rule="R-D20-HIT-1"))
+        ctx.emit(hit_test(ctx.state.turn, user.name, target.name, attack.achievement, sensitivity, hit, "R-D20-HIT-1"))
         if not hit:
             return MISS
         if use.skill.damage <= 0:
@@ -720,8 +714,8 @@ class D20Pool(QuietHitHooks):
         defence = self.roll_check(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id, user,
                                   (user.name,), "R-D20-HIT-2", drop_kind="defence")
         amount = margin(attack, defence)
-        ctx.emit(E.Margin(turn=ctx.state.turn, actor=user.name, target=target.name, attack=attack.achievement,
-                          defence=defence.achievement, margin=amount, rule="R-D20-HIT-2"))
+        ctx.emit(margin_event(ctx.state.turn, user.name, target.name, attack.achievement, defence.achievement, amount,
+                              "R-D20-HIT-2"))
         return Check(Outcome.HIT, amount)
 
 
