@@ -102,6 +102,11 @@ class PoolCheck(NamedTuple):
     fumble: bool
 
 
+#: ``tuple.__new__``: a check is built as its tuple directly (every check of
+#: a d20pool battle, R-D20-CHECK-1..3).
+_tuple_new = tuple.__new__
+
+
 def roll_pool(rng: Rng, pool: int, *, dropped: int = 0, printed: int = 0, boost: int = 0,
               params: D20PoolParams = D20PoolParams(), stream: str = "checks") -> PoolCheck:
     """R-D20-CHECK-1..3: roll ``pool - dropped`` dice (at least one
@@ -117,8 +122,9 @@ def roll_pool(rng: Rng, pool: int, *, dropped: int = 0, printed: int = 0, boost:
     drop_modifier = params.drop_bonus * dropped
     critical_modifier = params.critical_bonus if critical else 0
     achievement = 0 if fumble else highest + printed + drop_modifier + boost + critical_modifier
-    return PoolCheck(pool, dropped, dice, highest, printed, drop_modifier, boost, critical_modifier,
-                     achievement, critical, fumble)
+    # the named tuple's own __new__ is a Python frame that builds this tuple
+    return _tuple_new(PoolCheck, (pool, dropped, dice, highest, printed, drop_modifier, boost, critical_modifier,
+                                  achievement, critical, fumble))
 
 
 def is_hit(check: PoolCheck, sensitivity: int) -> bool:

@@ -58,3 +58,12 @@ def test_every_field_in_class_order() -> None:
     class changes its arity and every call site fails loudly."""
     for make, expected, args in CASES:
         assert make.__code__.co_argcount == len(dataclasses.fields(expected)) == len(args)
+
+
+def test_a_check_is_its_named_tuple() -> None:
+    from referee.engine.d20pool_checks import PoolCheck, roll_pool
+    from referee.engine.rng import BattleRng
+
+    check = roll_pool(BattleRng(5), 3, dropped=1, printed=2)
+    assert type(check) is PoolCheck and check == PoolCheck(*check)
+    assert check.printed == 2 and check.dropped == 1 and len(check.dice) == 2
