@@ -145,13 +145,15 @@ def main() -> None:
     names = [a for a in sys.argv[1:] if a != "--lean"] or ["soulwired"]
     base = count("tcgt", decisions)
     print("lean resolutions (no decision events)" if not decisions else "resolutions with decision events")
-    print(f"8v8 tcgt: median {statistics.median(base) / 1e6:.0f} M instructions per battle, "
+    # one decimal of M and three of a ratio: a ratio near the goal (2.00x)
+    # must show which side of it it is on (issue 13)
+    print(f"8v8 tcgt: median {statistics.median(base) / 1e6:.1f} M instructions per battle, "
           f"{sum(base) / 1e6:.0f} M over {len(base)} battles")
     for name in names:
         got = count(name, decisions)
-        print(f"8v8 {name}: median {statistics.median(got) / 1e6:.0f} M instructions per battle "
-              f"({statistics.median(got) / statistics.median(base):.2f}x tcgt), {sum(got) / 1e6:.0f} M over "
-              f"{len(got)} battles ({sum(got) / sum(base):.2f}x; goal: within 2x)")
+        print(f"8v8 {name}: median {statistics.median(got) / 1e6:.1f} M instructions per battle "
+              f"({statistics.median(got) / statistics.median(base):.3f}x tcgt), {sum(got) / 1e6:.0f} M over "
+              f"{len(got)} battles ({sum(got) / sum(base):.3f}x; goal: within 2x)")
 
 
 if __name__ == "__main__":
