@@ -247,22 +247,13 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         graph = st.graph
         last = max(graph.width, graph.height)  # beyond this ring nothing is on the map
         budget = _RING_AREAS * len(enemies)  # areas read before a scan is cheaper
-        enemy_bits = st.side_bits(f.team, True)
+        enemy_bits = ~st.team_bits.get(f.team, 0)  # side_bits(team, True), inline
         route = movement.route_length
         found: list[Fighter] = []
         best, d = _NO_ROUTE, 0
-
-        def measure(g: Fighter) -> None:
-            """Keep ``g`` if its route ties or beats the best so far."""
-            nonlocal best, found
-            r = route(st, f, here, g.square)
-            if r is None:
-                return
-            if r < best:
-                best, found = r, [g]
-            elif r == best:
-                found.append(g)
-
+        # Each enemy measured is kept if its route ties or beats the best so
+        # far; the measurement is written inline in both loops below, no
+        # closure made per call nor a frame per enemy (issue 18).
         inside = 0  # the enemies of the rings read so far: ring d is box d less these
         members, cache = st.members, st.member_cache
         # box_bits inline (the index does not change while the rings are
@@ -277,7 +268,13 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
             ring = bits ^ inside  # box d less box d - 1 (a subset of it): no negative mask
             if ring:
                 for g in cache.get(ring) or members(ring):  # a cached set read as it is kept
-                    measure(g)
+                    r = route(st, f, here, g.square)
+                    if r is None:
+                        continue
+                    if r < best:
+                        best, found = r, [g]
+                    elif r == best:
+                        found.append(g)
             inside = bits
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read
@@ -300,7 +297,14 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         for i in sorted(range(len(enemies)), key=bounds.__getitem__):
             if bounds[i] > best:
                 break
-            measure(enemies[i])
+            g = enemies[i]
+            r = route(st, f, here, g.square)
+            if r is None:
+                continue
+            if r < best:
+                best, found = r, [g]
+            elif r == best:
+                found.append(g)
         if found:
             found.sort(key=ROSTER_ORDER)
             return found, best
