@@ -262,6 +262,27 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         ranks, files = st.rank_below, st.file_below
         rk2, rk1 = st.pad + here.rank + 2, st.pad + here.rank + 1
         fl2, fl1 = st.pad + here.file + 2, st.pad + here.file + 1
+        box = movement.chebyshev_box(st)
+        if box is not None:
+            # Routes are Chebyshev distances inside ``box`` and None outside
+            # it: the first ring holding an enemy inside the box is the
+            # nearest, all of them tied at ``d``, in roster order as members
+            # lists them -- the answer of the rings below, with no route
+            # measured (most of a crowd's approach, issue 18).  Nothing
+            # found: the rings below say so in their own way.
+            x0, y0, x1, y1 = box
+            if x0 <= here.file <= x1 and y0 <= here.rank <= y1:
+                while d <= last:
+                    bits = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & enemy_bits
+                    ring = bits ^ inside
+                    if ring:
+                        found = [g for g in cache.get(ring) or members(ring)
+                                 if x0 <= g.square.file <= x1 and y0 <= g.square.rank <= y1]
+                        if found:
+                            return found, d
+                    inside = bits
+                    d += 1
+                inside, d = 0, 0
         while d <= last and d <= best and budget > 0:
             budget -= 8 * d or 1
             bits = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & enemy_bits
