@@ -272,14 +272,17 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
             # found: the rings below say so in their own way.
             x0, y0, x1, y1 = box
             if x0 <= here.file <= x1 and y0 <= here.rank <= y1:
+                # the characters inside the box: the index's box of its
+                # ranks and files (box_bits' four look-ups), so a ring is cut
+                # to it by one AND, not a test per enemy
+                pad = st.pad
+                in_box = (ranks[pad + y1 + 2] ^ ranks[pad + y0 + 1]) & (files[pad + x1 + 2] ^ files[pad + x0 + 1])
                 while d <= last:
                     bits = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & enemy_bits
-                    ring = bits ^ inside
+                    ring = (bits ^ inside) & in_box
                     if ring:
-                        found = [g for g in cache.get(ring) or members(ring)
-                                 if x0 <= g.square.file <= x1 and y0 <= g.square.rank <= y1]
-                        if found:
-                            return found, d
+                        found_in = cache.get(ring)
+                        return (list(found_in) if found_in is not None else members(ring)), d
                     inside = bits
                     d += 1
                 inside, d = 0, 0
