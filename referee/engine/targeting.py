@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from typing import TypeVar
 
@@ -257,7 +257,7 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
         if near is not None:  # the pool's rings, nearest first (roster order in each)
             tied = near[0]
             primary = tied[0] if len(tied) == 1 else choose(b.rng, "ties", tied)
-            ranked = [c for ring in near for c in ring] if b.decisions else None
+            ranked = list(chain.from_iterable(near)) if b.decisions else None
             return Choice([primary], base, requested, 0, ranked, pref)
     # The pool's keys, read once for the pick and the report's ranking
     # (``targets_chosen``, built only with the decision events, issue 18).
