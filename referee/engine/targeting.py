@@ -284,7 +284,13 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every
     the pool is not all living, distinct characters (a KO one is not in the
     index, R-D20-KO-2): then the keys decide.  The pool is in roster order,
     as every pool is (``candidates``)."""
-    bits = sum(map(_BIT, pool))
+    # an OR loop, not sum(map(attrgetter("bit"), pool)): 3.11's specialised
+    # slot read beats attrgetter's call per candidate, and past 62
+    # characters sum leaves its C-long fast path (callgrind: 1.1 k
+    # instructions less for a dozen candidates at 32v32, issue 18)
+    bits = 0
+    for c in pool:
+        bits |= c.bit
     team_bits = st.team_bits
     living = 0
     for t in team_bits:
@@ -312,9 +318,6 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every
             bits ^= ring  # (ring is a subset of bits)
         d += 1
     return rings
-
-
-_BIT = attrgetter("bit")
 
 
 def _pick_one(b: Resolution, keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> Fighter:
