@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import TypeVar
 
 from referee.board import Square
@@ -154,12 +154,10 @@ def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: Battle
 def _ranked(keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> list[Fighter]:
     """:func:`rank` on the pool's keys: (key, roster index, candidate) sorted
     -- the index is unique, so no two candidates are ever compared, and no
-    key function is called per candidate."""
-    return list(map(_THIRD, sorted(zip(keys, map(_INDEX, pool), pool))))
-
-
-_INDEX = attrgetter("index")
-_THIRD = itemgetter(2)
+    key function is called per candidate.  The indexes and the result by
+    list comprehensions: 3.11's specialised reads beat an ``attrgetter`` or
+    ``itemgetter`` call per candidate (issue 18)."""
+    return [t[2] for t in sorted(zip(keys, [c.index for c in pool], pool))]
 
 
 @dataclass(slots=True)

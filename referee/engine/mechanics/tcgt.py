@@ -240,8 +240,11 @@ def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fi
     # what the choice read (choose_targets keeps them), else read again
     pref = choice.preference if choice.preference is not None else preference_for(ctx, user, skill)
     ranked = choice.ranked if choice.ranked is not None else rank(user, pref, pool, ctx.state, skill)
+    # the candidates' names by a list comprehension, not map(attrgetter):
+    # 3.11's specialised slot read is cheaper than a call per candidate
+    # (callgrind: 2.1 k instructions less for a dozen, issue 18)
     ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
-                             candidates=tuple(map(_NAME, ranked)),
+                             candidates=tuple([c.name for c in ranked]),
                              targets=tuple(map(_NAME, choice.targets)),
                              preference=_NEAREST_TEXT if pref is NEAREST else pref.describe(),
                              extend_requested=choice.requested, extended=choice.extended,
