@@ -251,9 +251,9 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         route = movement.route_length
         found: list[Fighter] = []
         best, d = _NO_ROUTE, 0
-        # Each enemy measured is kept if its route ties or beats the best so
-        # far; the measurement is written inline in both loops below, no
-        # closure made per call nor a frame per enemy (issue 18).
+        # Each enemy measured is kept by _nearer if its route ties or beats
+        # the best so far: a module function, no closure made per call
+        # (issue 18).
         inside = 0  # the enemies of the rings read so far: ring d is box d less these
         members, cache = st.members, st.member_cache
         # box_bits inline (the index does not change while the rings are
@@ -292,13 +292,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
             ring = bits ^ inside  # box d less box d - 1 (a subset of it): no negative mask
             if ring:
                 for g in cache.get(ring) or members(ring):  # a cached set read as it is kept
-                    r = route(st, f, here, g.square)
-                    if r is None:
-                        continue
-                    if r < best:
-                        best, found = r, [g]
-                    elif r == best:
-                        found.append(g)
+                    best, found = _nearer(route(st, f, here, g.square), g, best, found)
             inside = bits
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read
@@ -322,19 +316,25 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
             if bounds[i] > best:
                 break
             g = enemies[i]
-            r = route(st, f, here, g.square)
-            if r is None:
-                continue
-            if r < best:
-                best, found = r, [g]
-            elif r == best:
-                found.append(g)
+            best, found = _nearer(route(st, f, here, g.square), g, best, found)
         if found:
             found.sort(key=ROSTER_ORDER)
             return found, best
     dist = [_dist(b, f, here, e.square) for e in enemies]
     nearest = min(dist)
     return [e for e, d_ in zip(enemies, dist) if d_ == nearest], nearest
+
+
+def _nearer(r: int | None, g: Fighter, best: int, found: list[Fighter]) -> tuple[int, list[Fighter]]:
+    """R-MOVE-6's nearest so far, (route length, enemies at it), after
+    ``g`` measured at route length ``r`` (None: no route): ``g`` alone when
+    nearer, added when tied, else unchanged."""
+    if r is None or r > best:
+        return best, found
+    if r < best:
+        return r, [g]
+    found.append(g)
+    return best, found
 
 
 #: The ring search's thresholds: below this many enemies a scan is as
