@@ -271,7 +271,8 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
     return Choice([_pick_one(b, keys, pool)], base, requested, 0, ranked, pref)
 
 
-def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every: bool) -> list[list[Fighter]] | None:
+def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter],
+                   every: bool) -> list[Sequence[Fighter]] | None:
     """An unextended use's nearest-first order (R-PLAN-4) read from the
     bitset index, for a metric whose range is its box: the pool's members
     ring by ring around ``here`` (distance 0, 1, ...), each in roster order
@@ -304,13 +305,18 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter], every
     ranks, files = st.rank_below, st.file_below
     rk2, rk1 = st.pad + here.rank + 2, st.pad + here.rank + 1
     fl2, fl1 = st.pad + here.file + 2, st.pad + here.file + 1
-    rings: list[list[Fighter]] = []
+    rings: list[Sequence[Fighter]] = []
     d = 0
     while bits:  # each ring: the box of d less the rings before (taken out of bits)
         ring = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & bits
         if ring:
             found = cache.get(ring)  # members' cache read inline: most rings of a crowd were asked
-            rings.append(list(found) if found is not None else members(ring))
+            if found is None:
+                rings.append(members(ring))
+            elif rings:  # a later ring is only joined into the ranking: the kept tuple itself, no copy
+                rings.append(found)
+            else:  # the first ring (the tie drawn among) as a list, as members gives it
+                rings.append(list(found))
             if not every:
                 break
             bits ^= ring  # (ring is a subset of bits)
