@@ -157,6 +157,15 @@ class MapGraph:
         return f"MapGraph({self.width}x{self.height}, {self.adjacency}, kept={self.kept})"
 
     # ------------------------------------------------------------------ basics
+    @property
+    def open_box(self) -> tuple[int, int, int, int] | None:
+        """On an open king rectangle (nothing blocked or removed inside it),
+        its corners (min file, min rank, max file, max rank): then
+        :meth:`distance` of two areas inside it is their Chebyshev distance,
+        and None when either is outside (R-MOVE-1's 8-way steps).  None on
+        any other map (routes walked around, or 4-way)."""
+        return self._box if self._open else None
+
     def contains(self, square: Square) -> bool:
         """True if ``square`` is an area of this map (not off it, blocked or removed)."""
         return square in self._on_map

@@ -247,22 +247,13 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         graph = st.graph
         last = max(graph.width, graph.height)  # beyond this ring nothing is on the map
         budget = _RING_AREAS * len(enemies)  # areas read before a scan is cheaper
-        enemy_bits = st.side_bits(f.team, True)
+        enemy_bits = ~st.team_bits.get(f.team, 0)  # side_bits(team, True), inline
         route = movement.route_length
         found: list[Fighter] = []
         best, d = _NO_ROUTE, 0
-
-        def measure(g: Fighter) -> None:
-            """Keep ``g`` if its route ties or beats the best so far."""
-            nonlocal best, found
-            r = route(st, f, here, g.square)
-            if r is None:
-                return
-            if r < best:
-                best, found = r, [g]
-            elif r == best:
-                found.append(g)
-
+        # Each enemy measured is kept by _nearer if its route ties or beats
+        # the best so far: a module function, no closure made per call
+        # (issue 18).
         inside = 0  # the enemies of the rings read so far: ring d is box d less these
         members, cache = st.members, st.member_cache
         # box_bits inline (the index does not change while the rings are
@@ -271,13 +262,37 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         ranks, files = st.rank_below, st.file_below
         rk2, rk1 = st.pad + here.rank + 2, st.pad + here.rank + 1
         fl2, fl1 = st.pad + here.file + 2, st.pad + here.file + 1
+        box = movement.chebyshev_box(st)
+        if box is not None:
+            # Routes are Chebyshev distances inside ``box`` and None outside
+            # it: the first ring holding an enemy inside the box is the
+            # nearest, all of them tied at ``d``, in roster order as members
+            # lists them -- the answer of the rings below, with no route
+            # measured (most of a crowd's approach, issue 18).  Nothing
+            # found: the rings below say so in their own way.
+            x0, y0, x1, y1 = box
+            if x0 <= here.file <= x1 and y0 <= here.rank <= y1:
+                # the characters inside the box: the index's box of its
+                # ranks and files (box_bits' four look-ups), so a ring is cut
+                # to it by one AND, not a test per enemy
+                pad = st.pad
+                in_box = (ranks[pad + y1 + 2] ^ ranks[pad + y0 + 1]) & (files[pad + x1 + 2] ^ files[pad + x0 + 1])
+                while d <= last:
+                    bits = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & enemy_bits
+                    ring = (bits ^ inside) & in_box
+                    if ring:
+                        found_in = cache.get(ring)
+                        return (list(found_in) if found_in is not None else members(ring)), d
+                    inside = bits
+                    d += 1
+                inside, d = 0, 0
         while d <= last and d <= best and budget > 0:
             budget -= 8 * d or 1
             bits = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & enemy_bits
             ring = bits ^ inside  # box d less box d - 1 (a subset of it): no negative mask
             if ring:
                 for g in cache.get(ring) or members(ring):  # a cached set read as it is kept
-                    measure(g)
+                    best, found = _nearer(route(st, f, here, g.square), g, best, found)
             inside = bits
             d += 1
         if found and (d > best or d > last):  # every ring that could hold a tie was read
@@ -300,13 +315,26 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         for i in sorted(range(len(enemies)), key=bounds.__getitem__):
             if bounds[i] > best:
                 break
-            measure(enemies[i])
+            g = enemies[i]
+            best, found = _nearer(route(st, f, here, g.square), g, best, found)
         if found:
             found.sort(key=ROSTER_ORDER)
             return found, best
     dist = [_dist(b, f, here, e.square) for e in enemies]
     nearest = min(dist)
     return [e for e, d_ in zip(enemies, dist) if d_ == nearest], nearest
+
+
+def _nearer(r: int | None, g: Fighter, best: int, found: list[Fighter]) -> tuple[int, list[Fighter]]:
+    """R-MOVE-6's nearest so far, (route length, enemies at it), after
+    ``g`` measured at route length ``r`` (None: no route): ``g`` alone when
+    nearer, added when tied, else unchanged."""
+    if r is None or r > best:
+        return best, found
+    if r < best:
+        return r, [g]
+    found.append(g)
+    return best, found
 
 
 #: The ring search's thresholds: below this many enemies a scan is as

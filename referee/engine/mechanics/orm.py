@@ -107,6 +107,10 @@ class BlockingSteps:
         lengthen a route (R-ORM-MOVE-1): never shorter than Chebyshev."""
         return True
 
+    def chebyshev_box(self, state: BattleState) -> tuple[int, int, int, int] | None:
+        """No promise: enemies' areas lengthen routes (R-ORM-MOVE-1)."""
+        return None
+
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         """tcgt's reasons (sunk, engaged, bound), without ``engaged`` when
         there is no engagement lock."""

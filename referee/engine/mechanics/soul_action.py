@@ -208,6 +208,11 @@ class TerrainPoints(PointsMovement):
         barrier costs at least 1 (R-SOUL-MOVE-2)."""
         return self.barrier_cost >= 1
 
+    def chebyshev_box(self, state: BattleState) -> tuple[int, int, int, int] | None:
+        """No promise: a route's cost counts barriers and points
+        (R-SOUL-MOVE-2/3), not only its steps; overrides tcgt's."""
+        return None
+
     def points(self, f: Fighter, state: BattleState | None = None) -> int:
         """R-SOUL-MOVE-1: the formula, or ``barrier_start_points`` for one
         that never evades starting its action in a barrier."""

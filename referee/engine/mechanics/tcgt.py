@@ -76,6 +76,11 @@ class StepMovement:
         1: no route is shorter than the Chebyshev distance (R-MOVE-1)."""
         return True
 
+    def chebyshev_box(self, state: BattleState) -> tuple[int, int, int, int] | None:
+        """``route_length`` is the map's :meth:`MapGraph.distance`: the
+        Chebyshev distance inside an open king map (R-MOVE-1), None off it."""
+        return state.graph.open_box
+
 
 def play_in_order(initiative: Initiative, ctx: Resolution, fixed: bool) -> None:
     """R-TURN-1's turn: the order (redrawn first when the initiative rolls
@@ -235,8 +240,11 @@ def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fi
     # what the choice read (choose_targets keeps them), else read again
     pref = choice.preference if choice.preference is not None else preference_for(ctx, user, skill)
     ranked = choice.ranked if choice.ranked is not None else rank(user, pref, pool, ctx.state, skill)
+    # the candidates' names by a list comprehension, not map(attrgetter):
+    # 3.11's specialised slot read is cheaper than a call per candidate
+    # (callgrind: 2.1 k instructions less for a dozen, issue 18)
     ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
-                             candidates=tuple(map(_NAME, ranked)),
+                             candidates=tuple([c.name for c in ranked]),
                              targets=tuple(map(_NAME, choice.targets)),
                              preference=_NEAREST_TEXT if pref is NEAREST else pref.describe(),
                              extend_requested=choice.requested, extended=choice.extended,
