@@ -6,7 +6,7 @@ Why (issue 13): a d20pool turn writes about five of these events besides
 the ones every ruleset writes, and building them through the class call --
 ``type.__call__``, then the keyword-only ``__init__`` frame of
 ``events._fast_init`` -- costs about three times what setting the slots
-does.  Each maker here is one frame that makes the bare object and sets
+does.  Each maker here (events.positional_maker) is one frame that makes the bare object and sets
 every slot through its member descriptor, in the field order of
 ``dataclasses.fields``.  The objects are the same: same class, same field
 values, equal and hashing as the class call's (tests/engine/
@@ -16,36 +16,14 @@ events.py changes, and other rulesets do not use these.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar
 
 from referee.board import Square
 from referee.engine import events as E
+from referee.engine.events import positional_maker
 
 __all__ = ["positional_maker", "turn_roll", "turn_selected", "support", "d20_check", "hit_test", "margin_event",
            "move_end", "action_end"]
-
-T = TypeVar("T", bound=E.Event)
-
-
-def positional_maker(cls: type[T]) -> Callable[..., T]:
-    """A function taking every field of ``cls`` positionally, in
-    ``dataclasses.fields`` order (no defaults: every call site names all of
-    them), returning the event the class call would build."""
-    fields = dataclasses.fields(cls)
-    names = [f.name for f in fields]
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    for name in names:
-        env[f"_set_{name}"] = getattr(cls, name).__set__
-    source = (f"def make({', '.join(names)}):\n    self = _new(_cls)\n"
-              + "".join(f"    _set_{name}(self, {name})\n" for name in names) + "    return self\n")
-    namespace: dict[str, Any] = {}
-    exec(source, env, namespace)  # noqa: S102 - source built from the class's own field names
-    make: Callable[..., T] = namespace["make"]
-    make.__qualname__ = make.__name__ = f"make_{cls.TYPE}"
-    return make
-
 
 #: (turn, actor, number, roll, key, rule)
 turn_roll: Callable[[int, str, int, int, tuple[int, ...], str], E.TurnRoll] = positional_maker(E.TurnRoll)
