@@ -378,9 +378,7 @@ class SupportAndAction(NoInnateSkills):
     def act(self, ctx: Resolution, f: Fighter) -> None:
         begin_action(ctx, f)
         # R-D20-TURN-2: a push or grapple first (most plans have no such clause)
-        memory = f.mechanic_state  # d20_clauses, inline once they are gathered: every turn asks
-        clauses = memory.clauses if isinstance(memory, D20Fighter) and memory.clauses is not None else d20_clauses(f)
-        ride = ride_clause(ctx, f) if clauses.rides and f.freeze <= 0 else None
+        ride = ride_clause(ctx, f) if d20_clauses(f).rides and f.freeze <= 0 else None
         if ride is not None:
             ride_action(ctx, f, *ride)
             if not f.down:
@@ -416,9 +414,7 @@ class SupportAndAction(NoInnateSkills):
         self-recover; (2) shift when a step is wanted and possible; (3)
         self-recover when hurt; (4) nothing.  Returns whether it did
         something (a shift or a recovery)."""
-        memory = f.mechanic_state  # d20_clauses, inline (as in act)
-        recovers = (memory.clauses.recovers if isinstance(memory, D20Fighter) and memory.clauses is not None
-                    else d20_clauses(f).recovers) if f.hp < f.max_hp else ()
+        recovers = d20_clauses(f).recovers if f.hp < f.max_hp else ()
         if recovers:
             cctx = CondContext(ctx.state, f)
             chosen = next((c for c in recovers if f.clause_active(c.line) and c.when(cctx)), None)
@@ -665,9 +661,7 @@ class D20Pool(QuietHitHooks):
         paid (one ``damage`` event, cause ``boost``), then the dice
         (R-D20-CHECK-1..4)."""
         pool = roller.abilities.get(ability, 0)  # ability_of, inline: every check reads it
-        memory = roller.mechanic_state  # d20_clauses, inline (as in act): every check asks
-        clauses = (memory.clauses if isinstance(memory, D20Fighter) and memory.clauses is not None
-                   else d20_clauses(roller))
+        clauses = d20_clauses(roller)
         drops = clauses.drops.get(drop_kind, ())
         lifts = clauses.boosts.get(drop_kind, ()) if boost else ()
         dropped = boosted = 0
