@@ -89,7 +89,7 @@ def _ally_domain(ctx: CondContext) -> Iterable[Fighter]:
         return (g for g in st.fighters if (ko_too or not g.down) and g.team == team)
     r = ctx.skill.range
     sq = me.square
-    if not ko_too or len(st.standing_by_team.get(team, ())) == st.start_counts.get(team):
+    if not ko_too or st.all_standing(team):
         # the living ones (none of the army KO, R-D20-KO-2): the kept index (issue 18)
         return iter(st.within(sq, r, st.side_bits(team, False)))
     in_range = st.metric.in_range

@@ -156,12 +156,8 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
     if len(tied) > 1:
         # each one's area's enemies of ``f``: a bit count of the index's
         # one-area box (issue 18)
-        # (box_bits(square, 0) inline: a call saved per tied enemy, four
-        # and more in a crowd)
-        enemy_bits, ranks, files, pad = st.side_bits(f.team, True), st.rank_below, st.file_below, st.pad
-        crowd = [((ranks[pad + e.square.rank + 2] ^ ranks[pad + e.square.rank + 1])
-                  & (files[pad + e.square.file + 2] ^ files[pad + e.square.file + 1]) & enemy_bits).bit_count()
-                 for e in tied]
+        enemy_bits, box_bits = st.side_bits(f.team, True), st.box_bits
+        crowd = [(box_bits(e.square, 0) & enemy_bits).bit_count() for e in tied]
         most = max(crowd)
         tied = [e for e, n in zip(tied, crowd) if n == most]
     goal_f = choose(b.rng, "ties", tied)

@@ -538,6 +538,12 @@ class BattleState:
     def standing(self, team: str) -> int:
         return len(self.standing_by_team.get(team, ()))
 
+    def all_standing(self, team: str) -> bool:
+        """None of ``team``'s army is down: where KO characters stay
+        targetable (R-D20-KO-2), its living ones are then all of it, and the
+        bitset index (living characters only) answers for the army."""
+        return len(self.standing_by_team.get(team, ())) == self.start_counts.get(team)
+
 
 def area_key(sq: Square) -> int:
     """The occupancy index's key of an area (files and ranks are small: at

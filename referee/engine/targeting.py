@@ -176,7 +176,7 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     allies_too = not heals and bool(restricts) and admits_allies(b, user, skill)
     team, r, here = user.team, skill.range, user.square
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
-        if len(st.standing_by_team.get(team, ())) == st.start_counts.get(team):
+        if st.all_standing(team):
             pool = st.within(here, r, st.team_bits.get(team, 0))  # none of the army is KO: the index's
         else:
             in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
