@@ -83,9 +83,9 @@ def test_point_5_a_battle_over_the_time_limit_is_listed_as_timed_out(tmp_path: P
 
 def test_point_6_a_40kb_plan_line_is_diagnosed_at_once() -> None:
     for line in ("use " + "x" * 40_000, "use rest first when " + "(" * 20_000, '"' + "a " * 20_000):
-        start = time.monotonic()
+        start = time.process_time()  # CPU: a busy host must not fail a cost check
         _, diags = parse_plan(line, "long.plan")
-        assert time.monotonic() - start < 1.0
+        assert time.process_time() - start < 1.0
         assert [(d.code, d.line) for d in diags] == [("line-too-long", 1)]
 
 
@@ -95,9 +95,9 @@ def test_point_6_the_previous_word_scan_is_linear() -> None:
     from referee.plan.parser import _previous_word
 
     line = "a" * 200_000 + " "
-    start = time.monotonic()
+    start = time.process_time()
     assert _previous_word(line, len(line) + 1) == "a" * 200_000
-    assert time.monotonic() - start < 0.5  # the regex it replaced: ~2e10 steps
+    assert time.process_time() - start < 0.5  # the regex it replaced: ~2e10 steps
 
 
 LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -140,9 +140,9 @@ def test_point_9_a_big_battle_file_with_duplicates_is_checked_in_linear_time(tmp
     lines += [f"  Kagura: {{hp: 1}}" for _ in range(24_000)]  # 96,000 values, just under the limit
     path = write(tmp_path, "dup.battle.yaml", "\n".join(lines) + "\n")
     assert path.stat().st_size > 360_000
-    start = time.monotonic()
+    start = time.process_time()  # CPU, not wall: a busy host must not fail a linear check
     _, diags = load_battle(path)
-    assert time.monotonic() - start < 5.0  # ~1.2 s here; quadratic, it took 62 s
+    assert time.process_time() - start < 5.0  # ~1.2 s here; quadratic, it took 62 s
     assert len([d for d in diags if d.code == "duplicate-key"]) == 23_999
 
 
