@@ -135,6 +135,7 @@ class Series:
     best: list[float]
     turns: int
     events: int
+    uses: int
 
     @property
     def per_turn(self) -> float:
@@ -150,18 +151,19 @@ def series(label: str, size: int, side: int, battles: int, decisions: bool) -> S
     map, resolved once untimed (imports, route tables, turn and event counts)."""
     from dataclasses import replace as _replace
 
-    from referee.engine.events import ActionStart
+    from referee.engine.events import ActionStart, SkillUsed
 
     rs = ruleset()
     if side != 8:
         rs = _replace(rs, map=_replace(rs.map, width=side, height=side))
     inputs = setups(size, battles)
-    turns = events = 0
+    turns = events = uses = 0
     for i, setup in enumerate(inputs):
         rec = resolve_battle(setup, rs, i, decisions=decisions)
         turns += sum(1 for e in rec.events if isinstance(e, ActionStart))
+        uses += sum(1 for e in rec.events if isinstance(e, SkillUsed))
         events += len(rec.events)
-    return Series(label, rs, inputs, [float("inf")] * len(inputs), turns, events)
+    return Series(label, rs, inputs, [float("inf")] * len(inputs), turns, events, uses)
 
 
 def time_interleaved(table: list[Series], rounds: int, decisions: bool) -> None:
@@ -200,7 +202,10 @@ def scaling(battles: int = 5, rounds: int = 4, decisions: bool = True) -> None:
         base = table[0].per_turn
         for row in table:
             print(f"  {row.label:<15} {row.per_turn:6.1f} us per character-turn ({row.per_turn / base:.2f}x)  "
-                  f"{row.turns / len(row.inputs):6.0f} per battle  {row.per_event:5.2f} us per event")
+                  f"{row.turns / len(row.inputs):6.0f} per battle  {row.uses / max(row.turns, 1):4.2f} uses "
+                  f"per turn  {row.per_event:5.2f} us per event")
+    print("(uses per turn: a skill used is the costliest part of a turn, and a crowded map gives more\n"
+          " characters a target in range -- the rules' work per turn grows, not a scan of the army)")
 
 
 def main() -> None:
