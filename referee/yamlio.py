@@ -269,7 +269,7 @@ class YamlDocument:
         """``position(path).line``, read off the node when the plain path
         built this document (no :class:`Position` made for a line number)."""
         values = self.values
-        if isinstance(values, _NodePositions):
+        if isinstance(values, (_NodePositions, _SpanPositions)):
             p = tuple(path)
             if p in values:
                 return values.line(p)
@@ -340,7 +340,9 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     anything that pass is unsure of, is loaded again by the general path
     below, which alone writes diagnostics, so they cannot differ.
     """
-    plain = _load_plain(text, file)
+    plain = _load_simple(text, file)
+    if plain is None:
+        plain = _load_plain(text, file)
     if plain is not None:
         return plain, []
     return _load_yaml_general(text, file)
@@ -530,6 +532,210 @@ def _load_plain(text: str, file: str) -> YamlDocument | None:
     except Exception:  # noqa: BLE001 - _Unsure, or anything unforeseen: the general path
         return None
     return YamlDocument(file, text, data, _NodePositions(values), _NodePositions(keys), floatless=True)
+
+
+class _SpanPositions(Mapping[FieldPath, Position]):
+    """Positions by path kept as ``(line, column, style, end_line)`` tuples
+    (1-based; plain scalars and flow or block collections, never quoted, so
+    the content column is the column), each :class:`Position` made the first
+    time it is asked for (:func:`_load_simple`)."""
+
+    __slots__ = ("_spans", "_done")
+
+    def __init__(self, spans: dict[FieldPath, tuple[int, int, str, int]]) -> None:
+        self._spans = spans
+        self._done: dict[FieldPath, Position] = {}
+
+    def __getitem__(self, path: FieldPath) -> Position:
+        pos = self._done.get(path)
+        if pos is None:
+            line, column, style, end_line = self._spans[path]
+            pos = self._done[path] = Position(line, column, column, style, end_line)
+        return pos
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._spans
+
+    def line(self, path: FieldPath) -> int:
+        """``self[path].line`` without building the :class:`Position`."""
+        return self._spans[path][0]
+
+    def __iter__(self) -> Any:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+
+#: A plain scalar :func:`_load_simple` reads: printable characters that no
+#: YAML reader refuses or reads as a line break (no C0/C1 controls, U+2028,
+#: U+2029, U+FEFF, U+FFFE/F, surrogates), and none of YAML's indicators or
+#: quotes (``, [ ] { } # : & * ! | > ' " % @ ` ?``), no space, no tab; a
+#: ``-`` anywhere but first.  Such a text is one scalar in flow and in block
+#: context alike, whatever follows it on the line.
+_SIMPLE_CHARS = "A-Za-z0-9_.+/()~=$^;\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+_SIMPLE_SCALAR = f"[{_SIMPLE_CHARS}][{_SIMPLE_CHARS}\\-]*"
+#: One line of a block mapping: indentation, a key of at most 64 ASCII
+#: letters, digits and ``_``, and either nothing (a mapping follows, more
+#: indented) or one space and a value: a flow list or mapping of simple
+#: scalars (``[a, b]``, ``{a: 1, b: 2}``, items parted by ``, ``) or simple
+#: scalars parted by single spaces.
+_SIMPLE_LINE = re.compile(
+    rf"( *)([A-Za-z_][A-Za-z0-9_]{{0,63}}):(?: (?:(\[(?:{_SIMPLE_SCALAR}(?:, {_SIMPLE_SCALAR})*)?\])"
+    rf"|(\{{(?:{_SIMPLE_SCALAR}: {_SIMPLE_SCALAR}(?:, {_SIMPLE_SCALAR}: {_SIMPLE_SCALAR})*)?\}})"
+    rf"|({_SIMPLE_SCALAR}(?: {_SIMPLE_SCALAR})*)))?\Z")
+#: Block mappings nested deeper than this go to :func:`_load_plain`.
+_SIMPLE_MAX_DEPTH = 8
+_MISSING: Any = object()
+#: A scalar's text -> its value (only str, ``int()``-exact whole numbers,
+#: bools and nulls); bounded like :data:`_RESOLVED`.
+_SIMPLE_VALUES: dict[str, Any] = {}
+
+
+class _SimpleResolver(yaml.resolver.Resolver):
+    """The loaders' implicit resolvers (no timestamps), for :func:`_simple_value`."""
+
+
+_SimpleResolver.yaml_implicit_resolvers = _RESOLVERS
+_SIMPLE_RESOLVER = _SimpleResolver()
+
+
+def _simple_value(text: str) -> Any:
+    """A plain scalar's value as :func:`_load_plain` builds it (the same
+    resolvers, the same four tags); raises :class:`_Unsure` for any other.
+    Remembered in :data:`_SIMPLE_VALUES` (bounded; texts of at most
+    :data:`_RESOLVED_TEXT_MAX` characters), which callers read first."""
+    tag = _SIMPLE_RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+    if tag == _STR_TAG:
+        value: Any = text
+    elif tag == _INT_TAG and _PLAIN_INT.match(text):
+        value = int(text)
+    elif tag == _NULL_TAG:
+        value = None
+    elif tag == _BOOL_TAG:
+        value = _BOOL_VALUES[text.lower()]
+    else:
+        raise _Unsure
+    if len(text) <= _RESOLVED_TEXT_MAX:
+        if len(_SIMPLE_VALUES) >= _RESOLVED_MAX:
+            _SIMPLE_VALUES.clear()
+        _SIMPLE_VALUES[text] = value
+    return value
+
+
+def _simple_key(text: str) -> str:
+    """A mapping key's text, when YAML reads it as that text (not ``1``,
+    ``null``, ``yes``...) and it is at most 64 characters (libyaml takes a
+    key of up to 1,024); raises :class:`_Unsure` otherwise."""
+    value = _SIMPLE_VALUES.get(text, _MISSING)
+    if value is _MISSING:
+        value = _simple_value(text)
+    if value != text or type(value) is not str or len(text) > 64:
+        raise _Unsure
+    return text
+
+
+def _load_simple(text: str, file: str) -> YamlDocument | None:
+    """The document when ``text`` is a *simple* block mapping, else ``None``
+    (then :func:`_load_plain` and the general path decide).
+
+    Why (issue 18, helper roundfast): libyaml's composer makes a node, two
+    marks and a call back into Python per value; a round's sheets and battle
+    files are a few lines of ``key: value``, each read by one regular
+    expression here, several times faster.  Simple: text ending in a line
+    break, every line a key line of :data:`_SIMPLE_LINE` (no blank line,
+    comment, quote, anchor, tag, block list or block text), keys text, none
+    repeated, mappings indented consistently and at most
+    :data:`_SIMPLE_MAX_DEPTH` deep, every scalar text, a whole number
+    ``int()`` reads exactly, a bool or a null.  Data and positions are those
+    libyaml gives (``tests/test_yaml_plain.py`` holds this path to the other
+    two); anything else is "unsure"."""
+    if not text.endswith("\n") or len(text) > _PLAIN_MAX_CHARS:
+        return None
+    matches = list(map(_SIMPLE_LINE.match, text.split("\n")))
+    matches.pop()
+    if None in matches:
+        return None
+    values: dict[FieldPath, tuple[int, int, str, int]] = {}
+    keys: dict[FieldPath, tuple[int, int, str, int]] = {}
+    try:
+        data, end = _simple_block(matches, 0, 0, (), 1, values, keys)
+    except _Unsure:
+        return None
+    values[()] = (1, 1, "mapping", end + 1)
+    return YamlDocument(file, text, data, _SpanPositions(values), _SpanPositions(keys), floatless=True)
+
+
+def _simple_block(matches: list[Any], i: int, indent: int, path: FieldPath, depth: int,
+                  values: dict[FieldPath, tuple[int, int, str, int]],
+                  keys: dict[FieldPath, tuple[int, int, str, int]]) -> tuple[dict[str, Any], int]:
+    """:func:`_load_simple`'s block mapping whose keys start at line ``i``
+    (0-based), column ``indent``; and the index of the line after it."""
+    if depth > _SIMPLE_MAX_DEPTH:
+        raise _Unsure
+    memo = _SIMPLE_VALUES
+    missing = _MISSING
+    count = len(matches)
+    out: dict[str, Any] = {}
+    while i < count:
+        spaces, key, flow_seq, flow_map, plain = matches[i].groups()
+        here = len(spaces)
+        if here != indent:
+            if here < indent:
+                break
+            raise _Unsure
+        if key in out:
+            raise _Unsure
+        _simple_key(key)
+        line = i + 1
+        where = path + (key,)
+        keys[where] = (line, here + 1, "", line)
+        column = here + len(key) + 3  # 1-based: past "key: "
+        if plain is not None:
+            value = memo.get(plain, missing)
+            out[key] = _simple_value(plain) if value is missing else value
+            values[where] = (line, column, "", line)
+        elif flow_seq is not None:
+            values[where] = (line, column, "sequence", line)
+            items: list[Any] = []
+            if len(flow_seq) > 2:
+                for n, raw in enumerate(flow_seq[1:-1].split(", ")):
+                    value = memo.get(raw, missing)
+                    items.append(_simple_value(raw) if value is missing else value)
+                    column += 1 if n == 0 else 2
+                    values[where + (n,)] = (line, column, "", line)
+                    column += len(raw)
+            out[key] = items
+        elif flow_map is not None:
+            values[where] = (line, column, "mapping", line)
+            inner: dict[str, Any] = {}
+            if len(flow_map) > 2:
+                column += 1
+                for pair in flow_map[1:-1].split(", "):
+                    name, raw = pair.split(": ")
+                    if name in inner:
+                        raise _Unsure
+                    _simple_key(name)
+                    inner_where = where + (name,)
+                    keys[inner_where] = (line, column, "", line)
+                    column += len(name) + 2
+                    value = memo.get(raw, missing)
+                    inner[name] = _simple_value(raw) if value is missing else value
+                    values[inner_where] = (line, column, "", line)
+                    column += len(raw) + 2
+            out[key] = inner
+        else:  # "key:" alone: a mapping follows, more indented
+            if i + 1 >= count:
+                raise _Unsure
+            deeper = len(matches[i + 1].group(1))
+            if deeper <= here:
+                raise _Unsure
+            out[key], after = _simple_block(matches, i + 1, deeper, where, depth + 1, values, keys)
+            values[where] = (line + 1, deeper + 1, "mapping", after + 1)
+            i = after
+            continue
+        i += 1
+    return out, i
 
 
 def read_yaml_file(path: str | Path, display: str | None = None, *, root: str | Path | None = None,
