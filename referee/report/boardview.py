@@ -241,25 +241,13 @@ def board_picture(view: BoardView, lang: str, *, legend: bool | str = True) -> B
             if not p.down:
                 at.setdefault(p.square, []).append(p)
     symbol_w = max((len(p.symbol) for p in view.pieces.values()), default=2)
-    x1, y1, x2, y2 = view.kept
-    rows = []
-    files = _FILE_LETTERS[:view.width] if view.width <= len(_FILE_LETTERS) else None
-    for y in range(view.height - 1, -1, -1):
-        cells = []
-        rank = str(y + 1)
-        for x in range(view.width):
-            here = at.get((files[x] if files is not None else file_letters(x)) + rank, ())
-            if here:
-                cells.append(here[0].symbol + ("+" if len(here) > 1 else ""))
-            elif (x, y) in view.objects:  # soulwired (R-SOUL-TERR-1)
-                cells.append("O")
-            elif (x, y) in view.blocked or not (x1 <= x <= x2 and y1 <= y <= y2):
-                cells.append("#")
-            elif (x, y) in view.barriers:
-                cells.append("~")
-            else:
-                cells.append(".")
-        rows.append((rank, tuple(cells)))
+    ranks, empty, index = _empty_grid(view)
+    grid = list(map(list, empty))
+    for square, here in at.items():
+        where = index.get(square)
+        if where is not None:
+            grid[where[0]][where[1]] = here[0].symbol + ("+" if len(here) > 1 else "")
+    rows = list(zip(ranks, map(tuple, grid)))
     shared = _shared_lines(everyone_at, lang)
     return BoardPicture(tuple(file_letters(x) for x in range(view.width)), tuple(rows), max(symbol_w + 1, 3),
                         tuple(shared), tuple(_legend_lines(view, lang, short=legend == "short")) if legend else ())
@@ -267,6 +255,45 @@ def board_picture(view: BoardView, lang: str, *, legend: bool | str = True) -> B
 
 #: Every file's letters, for the grid's cells (issue 18: looked up, not called).
 _FILE_LETTERS: tuple[str, ...] = tuple(file_name(x) for x in range(MAX_SIDE))
+
+#: :func:`_empty_grid`'s memo, bounded (cleared when full).
+_EMPTY_GRIDS: dict[tuple[Any, ...], tuple[tuple[str, ...], tuple[tuple[str, ...], ...], dict[str, tuple[int, int]]]] = {}
+
+
+def _empty_grid(view: BoardView) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], dict[str, tuple[int, int]]]:
+    """The grid without its pieces -- the rank labels top to bottom, each
+    row's cells (``O`` an object, ``#`` blocked or outside the narrowed
+    field, ``~`` a barrier, ``.`` empty) -- and where each square's name is
+    in it.  Remembered by everything it is made of (issue 18, helper
+    roundfast: a report draws three or four boards of the same field)."""
+    key = (view.width, view.height, view.kept, view.blocked, frozenset(view.objects), view.barriers)
+    known = _EMPTY_GRIDS.get(key)
+    if known is not None:
+        return known
+    x1, y1, x2, y2 = view.kept
+    files = _FILE_LETTERS[:view.width] if view.width <= len(_FILE_LETTERS) else None
+    ranks: list[str] = []
+    rows: list[tuple[str, ...]] = []
+    index: dict[str, tuple[int, int]] = {}
+    for y in range(view.height - 1, -1, -1):
+        cells = []
+        rank = str(y + 1)
+        for x in range(view.width):
+            index[(files[x] if files is not None else file_letters(x)) + rank] = (len(rows), x)
+            if (x, y) in view.objects:  # soulwired (R-SOUL-TERR-1)
+                cells.append("O")
+            elif (x, y) in view.blocked or not (x1 <= x <= x2 and y1 <= y <= y2):
+                cells.append("#")
+            elif (x, y) in view.barriers:
+                cells.append("~")
+            else:
+                cells.append(".")
+        ranks.append(rank)
+        rows.append(tuple(cells))
+    if len(_EMPTY_GRIDS) >= 256:
+        _EMPTY_GRIDS.clear()
+    known = _EMPTY_GRIDS[key] = (tuple(ranks), tuple(rows), index)
+    return known
 
 
 def _board_order(square: str) -> tuple[int, int]:
