@@ -67,3 +67,21 @@ def test_a_check_is_its_named_tuple() -> None:
     check = roll_pool(BattleRng(5), 3, dropped=1, printed=2)
     assert type(check) is PoolCheck and check == PoolCheck(*check)
     assert check.printed == 2 and check.dropped == 1 and len(check.dice) == 2
+
+
+@pytest.mark.parametrize(("make", "expected", "args"), CASES)
+def test_maker_leaves_no_trace_of_its_open_twin(make, expected, args) -> None:
+    """The maker stores the fields on an open twin of the class, then gives
+    the object its class: what comes out is of the event class alone, frozen
+    against deletion too, and copies and pickles as the class call's does."""
+    import copy
+    import pickle
+
+    got = make(*args)
+    assert type(got).__mro__ == type(expected).__mro__
+    assert got.__class__ is type(expected)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del got.turn  # type: ignore[misc]
+    assert copy.copy(got) == expected
+    assert pickle.loads(pickle.dumps(got)) == expected
+    assert dataclasses.replace(got) == expected
