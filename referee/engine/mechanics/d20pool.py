@@ -366,6 +366,22 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
 # ------------------------------------------------------------------ the turn
 
 
+#: The walk policies of ``uses`` uses and no judge's findings, by ``uses``.
+_PLAIN_POLICIES: dict[int, WalkPolicy] = {}
+
+
+def plain_policy(uses: int) -> WalkPolicy:
+    """The walk of ``uses`` uses that asks every entry (R-D20-TURN-1/2, after
+    a support that changed something), one immutable policy per count: a
+    frozen dataclass's construction stores each of its eight fields through
+    ``object.__setattr__``, and the support-first turn that shifted or
+    recovered would build one each time."""
+    policy = _PLAIN_POLICIES.get(uses)
+    if policy is None:
+        policy = _PLAIN_POLICIES[uses] = WalkPolicy(max_uses=uses)
+    return policy
+
+
 @dataclass(frozen=True, slots=True)
 class SupportAndAction(NoInnateSkills):
     """R-D20-TURN-1..3: pattern and panels; the action first if it can be
@@ -394,7 +410,7 @@ class SupportAndAction(NoInnateSkills):
             changed = self.support(ctx, f, False, first=True)
             if changed:
                 if not f.down:
-                    walk(ctx, f, WalkPolicy(max_uses=self.uses))
+                    walk(ctx, f, plain_policy(self.uses))
             else:  # the support changed nothing: the walk would pass every entry as judged
                 write_passes(ctx, f, prepared, passes)
         if f.maintained and not f.down:  # maintenance returns at once with nothing maintained
