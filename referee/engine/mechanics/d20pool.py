@@ -637,6 +637,16 @@ def ride_action(ctx: Resolution, f: Fighter, clause: Ride, pool: list[Fighter]) 
 #: for every hit without a margin).
 MISS = Check(Outcome.MISS)
 
+#: The hit checks by margin (immutable, so one per margin, made at first
+#: use): a damaging hit's check was a frozen dataclass built per target
+#: (two ``object.__setattr__``) and an enum member read through the enum
+#: class's ``__getattr__`` hook (R-D20-HIT-2).
+_MARGIN_HITS: dict[int, Check] = {}
+
+#: ``Element.SWORD``, read once (R-D20-VAL-1's attack ability asks it per
+#: use; an enum class's attribute goes through its ``__getattr__`` hook).
+_SWORD = Element.SWORD
+
 
 @dataclass(frozen=True, slots=True)
 class D20Pool(QuietHitHooks):
@@ -664,7 +674,7 @@ class D20Pool(QuietHitHooks):
         """R-D20-VAL-1: body for sword at range 0, reflex for sword at range 1+,
         intellect for any other element."""
         skill = use.skill
-        if skill.element is not Element.SWORD:
+        if skill.element is not _SWORD:
             return self.spec.spiritual
         return self.spec.melee_physical if skill.range == 0 else self.spec.ranged_physical
 
@@ -726,7 +736,10 @@ class D20Pool(QuietHitHooks):
         amount = margin(attack, defence)
         ctx.emit(margin_event(ctx.state.turn, user.name, target.name, attack.achievement, defence.achievement, amount,
                               "R-D20-HIT-2"))
-        return Check(Outcome.HIT, amount)
+        hit_check = _MARGIN_HITS.get(amount)
+        if hit_check is None:
+            hit_check = _MARGIN_HITS[amount] = Check(Outcome.HIT, amount)
+        return hit_check
 
 
 @dataclass(frozen=True, slots=True)
