@@ -161,11 +161,14 @@ def positional_maker(cls: type[_E]) -> Callable[..., _E]:
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
     # both of tp_setattro's names are object's, so the slot is the generic
-    # one and STORE_ATTR specialises to a slot store (no dataclass __setattr__)
-    opened = type(f"_Open{cls.__name__}", (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
-                                                    "__delattr__": object.__delattr__, "__module__": __name__})
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_opened": opened}
-    source = (f"def make({', '.join(names)}):\n    self = _new(_opened)\n"
+    # one and STORE_ATTR specialises to a slot store (no dataclass
+    # __setattr__); object's __init__, so ``opened()`` is object's new and
+    # init in C (``object.__new__(opened)`` parses and slices its arguments)
+    opened = type(f"_Open{cls.__name__}", (cls,), {
+        "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+        "__init__": object.__init__, "__module__": __name__})
+    env: dict[str, Any] = {"_cls": cls, "_opened": opened}
+    source = (f"def make({', '.join(names)}):\n    self = _opened()\n"
               + "".join(f"    self.{name} = {name}\n" for name in names)
               + "    self.__class__ = _cls\n    return self\n")
     namespace: dict[str, Any] = {}
