@@ -85,3 +85,17 @@ def test_maker_leaves_no_trace_of_its_open_twin(make, expected, args) -> None:
     assert copy.copy(got) == expected
     assert pickle.loads(pickle.dumps(got)) == expected
     assert dataclasses.replace(got) == expected
+
+
+def test_the_judged_walks_makers_build_the_class_calls_events() -> None:
+    """write_walk_start (only d20pool's turns write through it) builds
+    ``skill_order`` and ``skill_passed`` positionally, the class's defaults
+    spelt out: the same events as the class call with those defaults."""
+    from referee.engine import action
+
+    assert action._skill_order(2, "a", (1, 0), ("s1", "s0"), (), "R-PLAN-5") == E.SkillOrder(
+        turn=2, actor="a", entries=(1, 0), skills=("s1", "s0"), moved_by=())
+    assert action._skill_passed(2, "a", "s1", 1, "passive", None, "", "R-SK-2") == E.SkillPassed(
+        turn=2, actor="a", skill="s1", entry=1, reason="passive", rule="R-SK-2")
+    assert action._skill_passed(2, "a", "s1", 1, "cost_unpayable", 4, "火", "R-PAN-3") == E.SkillPassed(
+        turn=2, actor="a", skill="s1", entry=1, reason="cost_unpayable", line=4, detail="火", rule="R-PAN-3")
