@@ -297,6 +297,17 @@ def _walk_judged(b: Resolution, f: Fighter, order: list[int], lines: list[int], 
     return not skill.targets_allies
 
 
+#: ``skill_order`` and ``skill_passed`` by all their fields, positionally
+#: (:func:`events.positional_maker`), for :func:`write_walk_start`: only
+#: d20pool's turns write through it (every one of them, with decision events).
+#: (turn, actor, entries, skills, moved_by, rule)
+_skill_order: Callable[[int, str, tuple[int, ...], tuple[str, ...], tuple[int, ...], str], E.SkillOrder] = (
+    E.positional_maker(E.SkillOrder))
+#: (turn, actor, skill, entry, reason, line, detail, rule)
+_skill_passed: Callable[[int, str, str, int, str, int | None, str, str], E.SkillPassed] = (
+    E.positional_maker(E.SkillPassed))
+
+
 def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[int], passes: list[Passed]) -> None:
     """The decision events a walk writes before its first use (R-PLAN-3):
     its order, then each entry it passed over, as :func:`skill_passed`
@@ -305,12 +316,11 @@ def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[in
     if not b.decisions:
         return
     turn, name, skills, emit = b.turn, f.name, f.skills, b.emit
-    emit(E.SkillOrder(turn=turn, actor=name, entries=tuple(order), skills=tuple([skills[i].id for i in order]),
-                      moved_by=tuple(lines)))
+    emit(_skill_order(turn, name, tuple(order), tuple([skills[i].id for i in order]), tuple(lines), "R-PLAN-5"))
     for entry, reason, line, rule in passes:
         skill = skills[entry]
-        emit(E.SkillPassed(turn=turn, actor=name, skill=skill.id, entry=entry, reason=reason, line=line,
-                           detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
+        emit(_skill_passed(turn, name, skill.id, entry, reason, line,
+                           _cost_kanji(skill) if reason == "cost_unpayable" else "", rule))
 
 
 def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:

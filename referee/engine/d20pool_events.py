@@ -6,9 +6,11 @@ Why (issue 13): a d20pool turn writes about five of these events besides
 the ones every ruleset writes, and building them through the class call --
 ``type.__call__``, then the keyword-only ``__init__`` frame of
 ``events._fast_init`` -- costs about three times what setting the slots
-does.  Each maker here (events.positional_maker) is one frame that makes the bare object and sets
-every slot through its member descriptor, in the field order of
-``dataclasses.fields``.  The objects are the same: same class, same field
+does.  Each maker here (events.positional_maker) is one frame that makes
+the bare object as an open twin of the class, stores every field as a
+plain slot store, in the field order of ``dataclasses.fields``, then gives
+the object its class (a descriptor's ``__set__`` per field cost several
+times as much: a method-wrapper call packing a tuple).  The objects are the same: same class, same field
 values, equal and hashing as the class call's (tests/engine/
 test_d20pool_events.py compares them on every maker).  Nothing else in
 events.py changes, and other rulesets do not use these.

@@ -147,17 +147,30 @@ def positional_maker(cls: type[_E]) -> Callable[..., _E]:
     them), returning the event the class call would build.
 
     Why: the class call goes through ``type.__call__`` and the keyword-only
-    ``__init__`` of :func:`_fast_init`, about three times the cost of setting
-    the slots; a ruleset that writes many events of its own (d20pool,
-    issue 13) builds them through these.  Same class, same field values,
-    equal and immutable (tests/engine/test_d20pool_events.py)."""
+    ``__init__`` of :func:`_fast_init`, which sets each slot through its
+    descriptor's ``__set__`` -- a method-wrapper call that packs its
+    arguments into a tuple, several hundred machine instructions a field; a
+    ruleset that writes many events of its own (d20pool, issue 13) builds
+    them through these.  A maker makes the bare object as an instance of an
+    open twin of ``cls`` (a subclass adding no slot, whose ``__setattr__``
+    and ``__delattr__`` are ``object``'s, so each field is a plain slot
+    store the interpreter specialises), then gives it its class
+    (``__class__`` assignment: the same slots, the same layout).  Same
+    class, same field values, equal and immutable from then on
+    (tests/engine/test_d20pool_events.py)."""
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    for name in names:
-        env[f"_set_{name}"] = getattr(cls, name).__set__
-    source = (f"def make({', '.join(names)}):\n    self = _new(_cls)\n"
-              + "".join(f"    _set_{name}(self, {name})\n" for name in names) + "    return self\n")
+    # both of tp_setattro's names are object's, so the slot is the generic
+    # one and STORE_ATTR specialises to a slot store (no dataclass
+    # __setattr__); object's __init__, so ``opened()`` is object's new and
+    # init in C (``object.__new__(opened)`` parses and slices its arguments)
+    opened = type(f"_Open{cls.__name__}", (cls,), {
+        "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+        "__init__": object.__init__, "__module__": __name__})
+    env: dict[str, Any] = {"_cls": cls, "_opened": opened}
+    source = (f"def make({', '.join(names)}):\n    self = _opened()\n"
+              + "".join(f"    self.{name} = {name}\n" for name in names)
+              + "    self.__class__ = _cls\n    return self\n")
     namespace: dict[str, Any] = {}
     exec(source, env, namespace)  # noqa: S102 - source built from the class's own field names
     make: Callable[..., _E] = namespace["make"]

@@ -67,3 +67,35 @@ def test_a_check_is_its_named_tuple() -> None:
     check = roll_pool(BattleRng(5), 3, dropped=1, printed=2)
     assert type(check) is PoolCheck and check == PoolCheck(*check)
     assert check.printed == 2 and check.dropped == 1 and len(check.dice) == 2
+
+
+@pytest.mark.parametrize(("make", "expected", "args"), CASES)
+def test_maker_leaves_no_trace_of_its_open_twin(make, expected, args) -> None:
+    """The maker stores the fields on an open twin of the class, then gives
+    the object its class: what comes out is of the event class alone, frozen
+    against deletion too, and copies and pickles as the class call's does."""
+    import copy
+    import pickle
+
+    got = make(*args)
+    assert type(got).__mro__ == type(expected).__mro__
+    assert got.__class__ is type(expected)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del got.turn  # type: ignore[misc]
+    assert copy.copy(got) == expected
+    assert pickle.loads(pickle.dumps(got)) == expected
+    assert dataclasses.replace(got) == expected
+
+
+def test_the_judged_walks_makers_build_the_class_calls_events() -> None:
+    """write_walk_start (only d20pool's turns write through it) builds
+    ``skill_order`` and ``skill_passed`` positionally, the class's defaults
+    spelt out: the same events as the class call with those defaults."""
+    from referee.engine import action
+
+    assert action._skill_order(2, "a", (1, 0), ("s1", "s0"), (), "R-PLAN-5") == E.SkillOrder(
+        turn=2, actor="a", entries=(1, 0), skills=("s1", "s0"), moved_by=())
+    assert action._skill_passed(2, "a", "s1", 1, "passive", None, "", "R-SK-2") == E.SkillPassed(
+        turn=2, actor="a", skill="s1", entry=1, reason="passive", rule="R-SK-2")
+    assert action._skill_passed(2, "a", "s1", 1, "cost_unpayable", 4, "火", "R-PAN-3") == E.SkillPassed(
+        turn=2, actor="a", skill="s1", entry=1, reason="cost_unpayable", line=4, detail="火", rule="R-PAN-3")

@@ -366,6 +366,22 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
 # ------------------------------------------------------------------ the turn
 
 
+#: The walk policies of ``uses`` uses and no judge's findings, by ``uses``.
+_PLAIN_POLICIES: dict[int, WalkPolicy] = {}
+
+
+def plain_policy(uses: int) -> WalkPolicy:
+    """The walk of ``uses`` uses that asks every entry (R-D20-TURN-1/2, after
+    a support that changed something), one immutable policy per count: a
+    frozen dataclass's construction stores each of its eight fields through
+    ``object.__setattr__``, and the support-first turn that shifted or
+    recovered would build one each time."""
+    policy = _PLAIN_POLICIES.get(uses)
+    if policy is None:
+        policy = _PLAIN_POLICIES[uses] = WalkPolicy(max_uses=uses)
+    return policy
+
+
 @dataclass(frozen=True, slots=True)
 class SupportAndAction(NoInnateSkills):
     """R-D20-TURN-1..3: pattern and panels; the action first if it can be
@@ -394,7 +410,7 @@ class SupportAndAction(NoInnateSkills):
             changed = self.support(ctx, f, False, first=True)
             if changed:
                 if not f.down:
-                    walk(ctx, f, WalkPolicy(max_uses=self.uses))
+                    walk(ctx, f, plain_policy(self.uses))
             else:  # the support changed nothing: the walk would pass every entry as judged
                 write_passes(ctx, f, prepared, passes)
         if f.maintained and not f.down:  # maintenance returns at once with nothing maintained
@@ -621,6 +637,16 @@ def ride_action(ctx: Resolution, f: Fighter, clause: Ride, pool: list[Fighter]) 
 #: for every hit without a margin).
 MISS = Check(Outcome.MISS)
 
+#: The hit checks by margin (immutable, so one per margin, made at first
+#: use): a damaging hit's check was a frozen dataclass built per target
+#: (two ``object.__setattr__``) and an enum member read through the enum
+#: class's ``__getattr__`` hook (R-D20-HIT-2).
+_MARGIN_HITS: dict[int, Check] = {}
+
+#: ``Element.SWORD``, read once (R-D20-VAL-1's attack ability asks it per
+#: use; an enum class's attribute goes through its ``__getattr__`` hook).
+_SWORD = Element.SWORD
+
 
 @dataclass(frozen=True, slots=True)
 class D20Pool(QuietHitHooks):
@@ -648,7 +674,7 @@ class D20Pool(QuietHitHooks):
         """R-D20-VAL-1: body for sword at range 0, reflex for sword at range 1+,
         intellect for any other element."""
         skill = use.skill
-        if skill.element is not Element.SWORD:
+        if skill.element is not _SWORD:
             return self.spec.spiritual
         return self.spec.melee_physical if skill.range == 0 else self.spec.ranged_physical
 
@@ -710,7 +736,10 @@ class D20Pool(QuietHitHooks):
         amount = margin(attack, defence)
         ctx.emit(margin_event(ctx.state.turn, user.name, target.name, attack.achievement, defence.achievement, amount,
                               "R-D20-HIT-2"))
-        return Check(Outcome.HIT, amount)
+        hit_check = _MARGIN_HITS.get(amount)
+        if hit_check is None:
+            hit_check = _MARGIN_HITS[amount] = Check(Outcome.HIT, amount)
+        return hit_check
 
 
 @dataclass(frozen=True, slots=True)
