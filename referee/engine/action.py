@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from referee.catalog import Skill
 from referee.engine import events as E
-from referee.engine.conditions import CondContext
+from referee.engine.conditions import CondContext, targets_where
 from referee.engine.core import Resolution, release, release_all
 from referee.engine.movement import move_step
 from referee.engine.panels import mark_used, plan_payment
@@ -165,7 +165,7 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
         skill = f.skills[entries[0]]
         if c.targets_condition:
             pool = candidates(b, f, skill, ()).pool
-            holds = any(c.when(CondContext(st, f, skill, t)) for t in pool)
+            holds = bool(targets_where(c.when, st, f, skill, pool, first=True))
             if holds:
                 filters.setdefault(c.skill, []).append((c.when, True))
         else:
