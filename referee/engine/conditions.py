@@ -53,11 +53,14 @@ def targets_where(cond: Callable[[CondContext], bool], state: BattleState, me: F
 
 
 def readies(state: BattleState, f: Fighter, skill_id: str) -> bool:
-    """R-PAN-4: ``f`` holds ``skill_id`` readied (cost payable now, or maintained)."""
-    for i, s in enumerate(f.skills):
-        if s.id != skill_id or f.entry_bound(i):
+    """R-PAN-4: ``f`` holds ``skill_id`` readied (cost payable now, or
+    maintained).  Only its entries of that skill are read (``entries_of``,
+    fixed by the sheet): a ``readies`` test is asked of every candidate or
+    ally a condition weighs (a crowd's dozen, issue 18)."""
+    for i in f.entries_of(skill_id):
+        if f.entry_bound(i):
             continue
-        if i in f.maintained or can_pay(f, s.cost):
+        if i in f.maintained or can_pay(f, f.skills[i].cost):
             return True
     return False
 
