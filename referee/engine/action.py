@@ -396,8 +396,8 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     """Pay, declare, then resolve every target in order (R-TURN-3, R-EXT-6).
     ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
     poisoned = 0 if paid else mark_used(f, panels)
-    b.emit(E.SkillUsed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry,
-                       targets=tuple([t.name for t in targets]), panels=panels, square=f.square))
+    b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, tuple([t.name for t in targets]), panels,
+                             f.square, "R-SK-1"))  # positional (E.make_skill_used: every use)
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))
