@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from referee.catalog import Skill
 from referee.engine import events as E
-from referee.engine.conditions import CondContext
+from referee.engine.conditions import CondContext, targets_where
 from referee.engine.core import Resolution, release, release_all
 from referee.engine.movement import move_step
 from referee.engine.panels import mark_used, plan_payment
@@ -165,7 +165,7 @@ def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[st
         skill = f.skills[entries[0]]
         if c.targets_condition:
             pool = candidates(b, f, skill, ()).pool
-            holds = any(c.when(CondContext(st, f, skill, t)) for t in pool)
+            holds = bool(targets_where(c.when, st, f, skill, pool, first=True))
             if holds:
                 filters.setdefault(c.skill, []).append((c.when, True))
         else:
@@ -406,8 +406,8 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     """Pay, declare, then resolve every target in order (R-TURN-3, R-EXT-6).
     ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
     poisoned = 0 if paid else mark_used(f, panels)
-    b.emit(E.SkillUsed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry,
-                       targets=tuple([t.name for t in targets]), panels=panels, square=f.square))
+    b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, tuple([t.name for t in targets]), panels,
+                             f.square, "R-SK-1"))  # positional (E.make_skill_used: every use)
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))

@@ -11,13 +11,14 @@ within the skill's range, or within distance 1 with no skill.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from referee.catalog import Skill
 from referee.engine.panels import can_pay
 from referee.engine.state import BattleState, Fighter
 
-__all__ = ["CondContext", "readies", "readies_class", "acting_first"]
+__all__ = ["CondContext", "targets_where", "readies", "readies_class", "acting_first"]
 
 
 @dataclass(slots=True)
@@ -32,12 +33,34 @@ class CondContext:
     incoming: Skill | None = None
 
 
+def targets_where(cond: Callable[[CondContext], bool], state: BattleState, me: Fighter, skill: Skill | None,
+                  pool: Iterable[Fighter], keep: bool = True, first: bool = False) -> list[Fighter]:
+    """``[t for t in pool if cond(CondContext(state, me, skill, t)) == keep]``
+    (``first``: at most the first such), asked through one context whose
+    ``target`` is set to each candidate in turn: a condition reads its
+    context only while it is asked.  Why: a context per candidate was a
+    Python-level ``__init__`` per candidate, and pools of a crowd hold a
+    dozen and more (issue 18)."""
+    ctx = CondContext(state, me, skill)
+    out = []
+    for t in pool:
+        ctx.target = t
+        if cond(ctx) == keep:
+            out.append(t)
+            if first:
+                break
+    return out
+
+
 def readies(state: BattleState, f: Fighter, skill_id: str) -> bool:
-    """R-PAN-4: ``f`` holds ``skill_id`` readied (cost payable now, or maintained)."""
-    for i, s in enumerate(f.skills):
-        if s.id != skill_id or f.entry_bound(i):
+    """R-PAN-4: ``f`` holds ``skill_id`` readied (cost payable now, or
+    maintained).  Only its entries of that skill are read (``entries_of``,
+    fixed by the sheet): a ``readies`` test is asked of every candidate or
+    ally a condition weighs (a crowd's dozen, issue 18)."""
+    for i in f.entries_of(skill_id):
+        if f.entry_bound(i):
             continue
-        if i in f.maintained or can_pay(f, s.cost):
+        if i in f.maintained or can_pay(f, f.skills[i].cost):
             return True
     return False
 

@@ -96,19 +96,19 @@ class Resolution:
             if target.hp == 0:
                 target.felled_by = _DOWN_CAUSE.get(cause, cause)
                 self._at_zero.append(target)
-        self.emit(E.Damage(  # the turn read directly, not through the property (every hit)
-            turn=self.state.turn, target=target.name, amount=dealt, hp_after=target.hp,
-            cause=cause, actor=actor, skill=skill, element=element,
-            printed=amount + reduced if printed is None else printed, reduced=reduced, rule=rule,
-        ))
+        # positional (E.make_damage: every hit), the turn read directly, not
+        # through the property
+        self.emit(E.make_damage(
+            self.state.turn, target.name, dealt, target.hp, cause, actor, skill, element,
+            amount + reduced if printed is None else printed, reduced, rule))
         return dealt
 
     def gain_hp(self, target: Fighter, amount: int, actor: str, skill: str, cause: str = "skill") -> int:
         """Heal, never above max HP (skills.md notes)."""
         gained = max(0, min(amount, target.max_hp - target.hp))
         target.hp += gained
-        self.emit(E.Heal(turn=self.state.turn, target=target.name, amount=gained, hp_after=target.hp,
-                         actor=actor, skill=skill, cause=cause))
+        self.emit(E.make_heal(self.state.turn, target.name, gained, target.hp, actor, skill, cause,
+                              "R-SK-2"))  # positional (E.make_heal: every heal); Heal's rule
         return gained
 
     # -- downs and the end rule --------------------------------------------------

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from referee.board import Square, square_name
 from referee.engine import events as E
-from referee.engine.conditions import CondContext
+from referee.engine.conditions import CondContext, targets_where
 from referee.engine.core import Resolution
 from referee.engine.panels import could_pay_fresh
 from referee.engine.rng import choose
@@ -210,7 +210,7 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     else:  # the living allies: the army's bits less ``f``, roster order (issue 18)
         pool = st.members(st.side_bits(f.team, False) & ~(1 << f.pos))
     if c.who is MoveGoal.ALLY_MATCHING:
-        pool = [a for a in pool if c.match(CondContext(st, f, None, a))]
+        pool = targets_where(c.match, st, f, None, pool)
     if not pool:
         return None
     d = {p.name: _dist(b, f, f.square, p.square) for p in pool}

@@ -70,7 +70,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size", "garb", "evasion_type", "grapple", "pos", "bit", "reactions",
+        "size", "garb", "evasion_type", "grapple", "pos", "bit", "reactions", "entries_by_id",
     )
 
     def __init__(
@@ -146,6 +146,9 @@ class Fighter:
         #: reaction) in skill-list order: fixed by the sheet, found at the
         #: first hit (``responses._reaction_entries``); None until then.
         self.reactions: dict[str, tuple[tuple[int, Skill, Reaction], ...]] | None = None
+        #: Its entries by skill id, in skill-list order: fixed by the sheet,
+        #: found at the first ``readies`` question (conditions.py); None until then.
+        self.entries_by_id: dict[str, tuple[int, ...]] | None = None
 
     # -- views ---------------------------------------------------------------
     @property
@@ -164,6 +167,17 @@ class Fighter:
         nothing is bound, the common case: asked for every clause read.)"""
         binds = self.clause_binds
         return not binds or binds.get(line, 0) <= 0
+
+    def entries_of(self, skill_id: str) -> tuple[int, ...]:
+        """Its entries of ``skill_id``, in skill-list order (found once:
+        the sheet fixes them)."""
+        table = self.entries_by_id
+        if table is None:
+            found: dict[str, list[int]] = {}
+            for i, s in enumerate(self.skills):
+                found.setdefault(s.id, []).append(i)
+            table = self.entries_by_id = {k: tuple(v) for k, v in found.items()}
+        return table.get(skill_id, ())
 
     def entry_bound(self, entry: int) -> bool:
         """An entry under Bind (R-ST-BIND); asked for every entry walked."""
@@ -352,15 +366,22 @@ class BattleState:
         ranks and files -1 .. ``size`` - 1, padded (see the fields)."""
         pad = size + 2
         length = pad + 2 * size + 3  # room for any box of r <= size + 1 around any such area
+        # each character's bit at its first entry, then a running OR: one
+        # pass over the lists, not one per character (battle start, and the
+        # recount of tests; issue 18)
         ranks = [0] * length
         files = [0] * length
         for f in self.fighters:
             if not f.down:
                 bit = 1 << f.pos
-                for k in range(pad + f.square.rank + 2, length):
-                    ranks[k] |= bit
-                for k in range(pad + f.square.file + 2, length):
-                    files[k] |= bit
+                ranks[pad + f.square.rank + 2] |= bit
+                files[pad + f.square.file + 2] |= bit
+        rank_acc = file_acc = 0
+        for k in range(length):
+            rank_acc |= ranks[k]
+            ranks[k] = rank_acc
+            file_acc |= files[k]
+            files[k] = file_acc
         return ranks, files
 
     def _rebuild_bits(self) -> None:

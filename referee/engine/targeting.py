@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from referee.board import Square
 from referee.catalog import Skill
-from referee.engine.conditions import CondContext
+from referee.engine.conditions import CondContext, targets_where
 from referee.engine.core import Resolution
 from referee.engine.events import EXTEND_MAX
 from referee.engine.mechanics.metric import RangeMetric
@@ -65,26 +65,56 @@ def preference_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], st
         dist, here = state.metric.distance, user.square
         return [(0, dist(here, c.square)) for c in pool]
     ds = distances(state, user.square, pool)
-    if k is PreferenceKind.LOWEST_HP:
-        return [(c.hp, d) for c, d in zip(pool, ds)]
-    if k is PreferenceKind.HIGHEST_HP:
-        return [(-c.hp, d) for c, d in zip(pool, ds)]
-    if k is PreferenceKind.MOST_HP_LOST:  # -(HP lost)
-        return [(c.hp - c.max_hp, d) for c, d in zip(pool, ds)]
-    if k is PreferenceKind.LEAST_HP_LOST:  # HP lost
-        return [(c.max_hp - c.hp, d) for c, d in zip(pool, ds)]
-    if k is PreferenceKind.NAMED:
-        name = pref.name
-        return [(0 if c.name == name else 1, d) for c, d in zip(pool, ds)]
     if k is PreferenceKind.FARTHEST:
         return [(-d, d) for d in ds]
+    firsts = _first_keys(user, pref, pool, state, skill)
+    assert firsts is not None
+    return list(zip(firsts, ds))
+
+
+def _first_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
+                skill: Skill | None = None) -> list[int] | None:
+    """The first of R-PLAN-4's keys of each of ``pool`` (the preference's own,
+    smaller first), when it does not read the distance; None for nearest and
+    farthest, whose first key is the distance (:func:`preference_keys`)."""
+    k = pref.kind
+    if k is PreferenceKind.LOWEST_HP:
+        return [c.hp for c in pool]
+    if k is PreferenceKind.HIGHEST_HP:
+        return [-c.hp for c in pool]
+    if k is PreferenceKind.MOST_HP_LOST:  # -(HP lost)
+        return [c.hp - c.max_hp for c in pool]
+    if k is PreferenceKind.LEAST_HP_LOST:  # HP lost
+        return [c.max_hp - c.hp for c in pool]
+    if k is PreferenceKind.NAMED:
+        name = pref.name
+        return [0 if c.name == name else 1 for c in pool]
+    if k is PreferenceKind.NEAREST or k is PreferenceKind.FARTHEST:
+        return None
     if k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
         key = pref.key
-        return [(key(c) if key is not None else 0, d) for c, d in zip(pool, ds)]
+        return [key(c) if key is not None else 0 for c in pool]
     # PreferenceKind.ALLY_WITH
     match = pref.match
-    return [(0 if match is not None and match(CondContext(state, user, skill, c)) else 1, d)
-            for c, d in zip(pool, ds)]
+    return [0 if match is not None and match(CondContext(state, user, skill, c)) else 1 for c in pool]
+
+
+def _pick_first(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter],
+                skill: Skill | None = None) -> Fighter:
+    """``_pick_one(b, preference_keys(user, pref, pool, b.state, skill), pool)``
+    with the distance (the second key) measured only for the candidates tied
+    on the first: the same least key, the same tie drawn among in the same
+    order.  Why: a pick that writes no ranking (a lean use, an extended use's
+    primary) weighed the distance of every candidate of a crowd's dozen when
+    the preference's own key mostly decides alone (issue 18)."""
+    firsts = _first_keys(user, pref, pool, b.state, skill)
+    if firsts is None:
+        return _pick_one(b, preference_keys(user, pref, pool, b.state, skill), pool)
+    best = min(firsts)
+    if firsts.count(best) == 1:
+        return pool[firsts.index(best)]
+    tied = [c for c, k in zip(pool, firsts) if k == best]
+    return _pick_one(b, distances(b.state, user.square, tied), tied)
 
 
 def distances(state: BattleState, here: Square, pool: Sequence[Fighter]) -> list[int]:
@@ -196,7 +226,7 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     if restricts:
         pool = restrict(b, user, skill, pool)
     for cond, keep in filters:
-        pool = [c for c in pool if cond(CondContext(st, user, skill, c)) == keep]
+        pool = targets_where(cond, st, user, skill, pool, keep)
     return Candidates(pool, "" if pool else "no_target")
 
 
@@ -222,7 +252,7 @@ def restrict(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter]) ->
             continue
         if not c.when(CondContext(st, user, skill)):
             continue
-        pool = [t for t in pool if c.test(CondContext(st, user, skill, t)) != c.exclude]
+        pool = targets_where(c.test, st, user, skill, pool, not c.exclude)
     return pool
 
 
@@ -266,9 +296,8 @@ def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighte
         if ext is not None:
             ext.ranked, ext.preference = ranked, pref
             return ext
-    if keys is None:
-        keys = preference_keys(user, pref, pool, b.state, skill)
-    return Choice([_pick_one(b, keys, pool)], base, requested, 0, ranked, pref)
+    primary = _pick_first(b, user, pref, pool, skill) if keys is None else _pick_one(b, keys, pool)
+    return Choice([primary], base, requested, 0, ranked, pref)
 
 
 def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter],
@@ -324,7 +353,7 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter],
     return rings
 
 
-def _pick_one(b: Resolution, keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> Fighter:
+def _pick_one(b: Resolution, keys: Sequence[tuple[int, int]] | Sequence[int], pool: Sequence[Fighter]) -> Fighter:
     """``_pick_keyed(b, list(zip(keys, pool)), 1)[0]``: the least key, ties
     drawn on ``ties`` in pool order; a lone best is taken without asking the
     RNG (a choice among one draws nothing, R-RNG-1).  Found by C scans of
@@ -408,7 +437,7 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
         field_ = [p for p in primaries if value(p)[0] == best_enemy]
     if not field_:
         return None
-    primary = pick(b, user, pref, field_, 1, skill)[0]
+    primary = _pick_first(b, user, pref, field_, skill)
     k = value(primary)[1]
     if k == 0:
         return None

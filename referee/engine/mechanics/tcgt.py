@@ -242,12 +242,12 @@ def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fi
     # the names by list comprehensions, not map(attrgetter):
     # 3.11's specialised slot read is cheaper than a call per candidate
     # (callgrind: 2.1 k instructions less for a dozen, issue 18)
-    ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
-                             candidates=tuple([c.name for c in ranked]),
-                             targets=tuple([t.name for t in choice.targets]),
-                             preference=_NEAREST_TEXT if pref is NEAREST else pref.describe(),
-                             extend_requested=choice.requested, extended=choice.extended,
-                             rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
+    # positional (E.make_targets_chosen: every use with the decision events)
+    ctx.emit(E.make_targets_chosen(ctx.state.turn, user.name, skill.id, tuple([c.name for c in ranked]),
+                                   tuple([t.name for t in choice.targets]),
+                                   _NEAREST_TEXT if pref is NEAREST else pref.describe(),
+                                   choice.requested, choice.extended,
+                                   "R-EXT-7" if choice.extended else "R-PLAN-4"))
 
 
 #: The default preference's text, read once (most uses: its describe()

@@ -1,0 +1,49 @@
+"""The makers of the events every use writes (events.make_*) build the
+events the keyword class call builds: same class, fields, equality, hash,
+immutability and pickling (issue 18)."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+
+from referee.board import Square
+from referee.engine import events as E
+
+CASES = [
+    (E.make_skill_used, E.SkillUsed(turn=4, actor="a", skill="s1", entry=2, targets=("b", "c"), panels=(0, 3),
+                                    square=Square(2, 5)),
+     (4, "a", "s1", 2, ("b", "c"), (0, 3), Square(2, 5), "R-SK-1")),
+    (E.make_targets_chosen, E.TargetsChosen(turn=4, actor="a", skill="s1", candidates=("c", "b"), targets=("c",),
+                                            preference="nearest", extend_requested=0, extended=0),
+     (4, "a", "s1", ("c", "b"), ("c",), "nearest", 0, 0, "R-PLAN-4")),
+    (E.make_damage, E.Damage(turn=7, target="b", amount=3, hp_after=2, cause="skill", actor="a", skill="s1",
+                             element="fire", printed=4, reduced=1, rule="R-TURN-3"),
+     (7, "b", 3, 2, "skill", "a", "s1", "fire", 4, 1, "R-TURN-3")),
+    (E.make_damage, E.Damage(turn=7, target="b", amount=1, hp_after=0, cause="poison", printed=1),
+     (7, "b", 1, 0, "poison", None, None, "", 1, 0, "R-SK-3")),
+    (E.make_heal, E.Heal(turn=2, target="c", amount=2, hp_after=5, actor="a", skill="s2"),
+     (2, "c", 2, 5, "a", "s2", "skill", "R-SK-2")),
+]
+
+
+@pytest.mark.parametrize(("make", "expected", "args"), CASES)
+def test_maker_builds_the_class_calls_event(make, expected, args) -> None:
+    got = make(*args)
+    assert type(got) is type(expected)
+    assert got == expected
+    assert hash(got) == hash(expected)
+    assert [f.name for f in dataclasses.fields(got)] == [f.name for f in dataclasses.fields(expected)]
+    assert got.to_json() == expected.to_json()
+    assert pickle.loads(pickle.dumps(got)) == expected
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.turn = 0  # type: ignore[misc]
+
+
+def test_every_field_in_class_order() -> None:
+    """A maker takes every field positionally: a field added to one of these
+    classes changes its arity, and every call site fails loudly."""
+    for make, expected, args in CASES:
+        assert make.__code__.co_argcount == len(dataclasses.fields(expected)) == len(args)
