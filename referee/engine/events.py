@@ -97,11 +97,17 @@ class Event:
 
 def _fast_init(cls: type) -> None:
     """Replace a frozen slotted event dataclass's ``__init__`` by one that
-    stores each field through its slot descriptor.
+    stores each field as a plain slot store on the open twin of the class
+    (:func:`_open_twin`), then gives the event its class back.
 
     Why (issue 18): a battle builds thousands of events, and the dataclass
     ``__init__`` of a frozen class goes through ``object.__setattr__`` looked
-    up per field -- twice the cost of setting the slots directly.  The
+    up per field; storing through each slot descriptor's ``__set__`` halved
+    that, but is still a method-wrapper call packing a tuple per field, where
+    the twin's store is one specialised instruction (callgrind: a ``damage``
+    by positional maker 9.8 k instructions through the descriptors, 3.5 k on
+    the twin).  An instance of a subclass (none in the engine) is stored
+    through the descriptors, since its layout may differ.  The
     signature (keyword-only, the same defaults) and immutability to callers
     (the dataclass's ``__setattr__`` still refuses) are unchanged; a test
     compares both constructors on every event class.  Applied only to the
@@ -119,10 +125,11 @@ def _fast_init(cls: type) -> None:
         return
     if len(fields) != len(dataclasses.fields(cls)):
         return
-    env: dict[str, Any] = {}
+    env: dict[str, Any] = {"_cls": cls, "_opened": _open_twin(cls), "_object_setattr": object.__setattr__}
     positional: list[str] = []
     keyword: list[str] = []
-    body: list[str] = []
+    stores: list[str] = []
+    sets: list[str] = []
     for f in fields:
         env[f"_set_{f.name}"] = getattr(cls, f.name).__set__
         param = f.name
@@ -130,9 +137,12 @@ def _fast_init(cls: type) -> None:
             env[f"_default_{f.name}"] = f.default
             param += f"=_default_{f.name}"
         (keyword if f.kw_only else positional).append(param)
-        body.append(f"    _set_{f.name}(self, {f.name})\n")
+        stores.append(f"        self.{f.name} = {f.name}\n")
+        sets.append(f"        _set_{f.name}(self, {f.name})\n")
     signature = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
-    source = f"def __init__({signature}):\n" + "".join(body or ["    pass\n"])
+    source = (f"def __init__({signature}):\n"
+              "    if self.__class__ is _cls:\n        _object_setattr(self, '__class__', _opened)\n" + "".join(stores)
+              + "        self.__class__ = _cls\n    else:\n" + "".join(sets or ["        pass\n"]))
     namespace: dict[str, Any] = {}
     exec(source, env, namespace)  # noqa: S102 - source built from the class's own field names
     init = namespace["__init__"]
@@ -140,6 +150,21 @@ def _fast_init(cls: type) -> None:
     init.__doc__ = own["__init__"].__doc__
     init.__fast__ = True
     setattr(cls, "__init__", init)
+
+
+def _open_twin(cls: type) -> type:
+    """A subclass of event class ``cls`` adding no slot (the same layout, so
+    an object may change between the two by ``__class__`` assignment) whose
+    ``__setattr__`` and ``__delattr__`` are ``object``'s and ``__init__`` is
+    ``object``'s: on it a field is a plain slot store the interpreter
+    specialises, where the frozen class refuses it.  Only :func:`_fast_init`
+    and :func:`positional_maker` hold one, while they fill an event; no event
+    keeps it (tests/engine/test_d20pool_events.py, test_events*.py).  Calling
+    it (``opened()``) makes a bare object in C, cheaper than
+    ``object.__new__(opened)``, which parses and slices its arguments."""
+    return type(f"_Open{cls.__name__}", (cls,), {
+        "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+        "__init__": object.__init__, "__module__": __name__})
 
 
 _E = TypeVar("_E", bound=Event)
@@ -164,14 +189,7 @@ def positional_maker(cls: type[_E]) -> Callable[..., _E]:
     (tests/engine/test_d20pool_events.py)."""
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
-    # both of tp_setattro's names are object's, so the slot is the generic
-    # one and STORE_ATTR specialises to a slot store (no dataclass
-    # __setattr__); object's __init__, so ``opened()`` is object's new and
-    # init in C (``object.__new__(opened)`` parses and slices its arguments)
-    opened = type(f"_Open{cls.__name__}", (cls,), {
-        "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
-        "__init__": object.__init__, "__module__": __name__})
-    env: dict[str, Any] = {"_cls": cls, "_opened": opened}
+    env: dict[str, Any] = {"_cls": cls, "_opened": _open_twin(cls)}
     source = (f"def make({', '.join(names)}):\n    self = _opened()\n"
               + "".join(f"    self.{name} = {name}\n" for name in names)
               + "    self.__class__ = _cls\n    return self\n")
