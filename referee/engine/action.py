@@ -306,6 +306,9 @@ _skill_order: Callable[[int, str, tuple[int, ...], tuple[str, ...], tuple[int, .
 #: (turn, actor, skill, entry, reason, line, detail, rule)
 _skill_passed: Callable[[int, str, str, int, str, int | None, str, str], E.SkillPassed] = (
     E.positional_maker(E.SkillPassed))
+#: the rules the positional calls name: the classes' own defaults, not copies
+_SKILL_ORDER_RULE: str = E.field_default(E.SkillOrder, "rule")
+_SKILL_USED_RULE: str = E.field_default(E.SkillUsed, "rule")
 
 
 def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[int], passes: list[Passed]) -> None:
@@ -316,7 +319,7 @@ def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[in
     if not b.decisions:
         return
     turn, name, skills, emit = b.turn, f.name, f.skills, b.emit
-    emit(_skill_order(turn, name, tuple(order), tuple([skills[i].id for i in order]), tuple(lines), "R-PLAN-5"))
+    emit(_skill_order(turn, name, tuple(order), tuple([skills[i].id for i in order]), tuple(lines), _SKILL_ORDER_RULE))
     for entry, reason, line, rule in passes:
         skill = skills[entry]
         emit(_skill_passed(turn, name, skill.id, entry, reason, line,
@@ -407,7 +410,7 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
     poisoned = 0 if paid else mark_used(f, panels)
     b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, tuple([t.name for t in targets]), panels,
-                             f.square, "R-SK-1"))  # positional (E.make_skill_used: every use)
+                             f.square, _SKILL_USED_RULE))  # positional (E.make_skill_used: every use)
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))

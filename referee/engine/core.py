@@ -24,6 +24,8 @@ from referee.ruleset import Ruleset
 
 #: A damage event's cause -> the ``down`` event's cause when it took the last HP.
 _DOWN_CAUSE: dict[str, str] = {"skill": "hit", "counter": "hit"}
+#: ``heal``'s rule, for :meth:`Resolution.gain_hp`'s positional call (the class's default, not a copy)
+_HEAL_RULE: str = E.field_default(E.Heal, "rule")
 
 
 class BattleOver(Exception):
@@ -108,7 +110,7 @@ class Resolution:
         gained = max(0, min(amount, target.max_hp - target.hp))
         target.hp += gained
         self.emit(E.make_heal(self.state.turn, target.name, gained, target.hp, actor, skill, cause,
-                              "R-SK-2"))  # positional (E.make_heal: every heal); Heal's rule
+                              _HEAL_RULE))  # positional (E.make_heal: every heal)
         return gained
 
     # -- downs and the end rule --------------------------------------------------

@@ -68,6 +68,7 @@ __all__ = [
     "event_to_json",
     "EXTEND_MAX",
     "positional_maker",
+    "field_default",
     "make_skill_used",
     "make_targets_chosen",
     "make_damage",
@@ -165,6 +166,17 @@ def _open_twin(cls: type) -> type:
     return type(f"_Open{cls.__name__}", (cls,), {
         "__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
         "__init__": object.__init__, "__module__": __name__})
+
+
+def field_default(cls: type, name: str) -> Any:
+    """The default of field ``name`` of event class ``cls``, for a call site
+    that builds the event positionally (:func:`positional_maker`: every
+    field named) and should not hold a second copy of the default -- most
+    often its ``rule``."""
+    default = cls.__dataclass_fields__[name].default  # type: ignore[attr-defined]
+    if default is dataclasses.MISSING:
+        raise ValueError(f"{cls.__name__}.{name} has no default")
+    return default
 
 
 _E = TypeVar("_E", bound=Event)

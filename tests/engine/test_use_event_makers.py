@@ -47,3 +47,17 @@ def test_every_field_in_class_order() -> None:
     classes changes its arity, and every call site fails loudly."""
     for make, expected, args in CASES:
         assert make.__code__.co_argcount == len(dataclasses.fields(expected)) == len(args)
+
+
+def test_positional_call_sites_read_the_classes_default_rules() -> None:
+    """The positional calls name every field; the rules they pass by default
+    are read from the classes (events.field_default), so a class's default
+    has one copy."""
+    from referee.engine import action, core
+
+    assert action._SKILL_USED_RULE == E.SkillUsed(turn=1, actor="A", skill="s", entry=0, targets=(), panels=(),
+                                                  square=Square(0, 0)).rule
+    assert action._SKILL_ORDER_RULE == E.SkillOrder(turn=1, actor="A", entries=(), skills=(), moved_by=()).rule
+    assert core._HEAL_RULE == E.Heal(turn=1, target="A", amount=1, hp_after=1, actor="A", skill="s").rule
+    with pytest.raises(ValueError, match="no default"):
+        E.field_default(E.Heal, "target")
