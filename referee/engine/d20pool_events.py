@@ -3,17 +3,14 @@
 R-D20-MOVE-1) and of its turn's ``action_end``.
 
 Why (issue 13): a d20pool turn writes about five of these events besides
-the ones every ruleset writes, and building them through the class call --
-``type.__call__``, then the keyword-only ``__init__`` frame of
-``events._fast_init`` -- costs about three times what setting the slots
-does.  Each maker here (events.positional_maker) is one frame that makes
-the bare object as an open twin of the class, stores every field as a
-plain slot store, in the field order of ``dataclasses.fields``, then gives
-the object its class (a descriptor's ``__set__`` per field cost several
-times as much: a method-wrapper call packing a tuple).  The objects are the same: same class, same field
-values, equal and hashing as the class call's (tests/engine/
-test_d20pool_events.py compares them on every maker).  Nothing else in
-events.py changes, and other rulesets do not use these.
+the ones every ruleset writes, and the class call -- ``type.__call__``,
+keyword matching, then the keyword-only ``__init__`` frame of
+``events._fast_init`` -- costs about three times what a positional maker
+does (events.positional_maker: one frame storing every field on the class's
+open twin, in the field order of ``dataclasses.fields``).  The objects are
+the same: same class, same field values, equal and hashing as the class
+call's (tests/engine/test_d20pool_events.py compares them on every maker).
+Other rulesets do not use these.
 """
 
 from __future__ import annotations

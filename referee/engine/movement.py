@@ -243,7 +243,7 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
         graph = st.graph
         last = max(graph.width, graph.height)  # beyond this ring nothing is on the map
         budget = _RING_AREAS * len(enemies)  # areas read before a scan is cheaper
-        enemy_bits = ~st.team_bits.get(f.team, 0)  # side_bits(team, True), inline
+        enemy_bits = st.side_bits(f.team, True)
         route = movement.route_length
         found: list[Fighter] = []
         best, d = _NO_ROUTE, 0

@@ -207,14 +207,14 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     team, r, here = user.team, skill.range, user.square
     if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
         if st.all_standing(team):
-            pool = st.within(here, r, st.team_bits.get(team, 0))  # none of the army is KO: the index's
+            pool = st.within(here, r, st.side_bits(team, False))  # none of the army is KO: the index's
         else:
             in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
             pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
     else:
         # the army (heals), everyone but the user (allies admitted), else the
         # enemies: a mask of the bitset index, no character read to drop it
-        army = st.team_bits.get(team, 0)  # side_bits, inline
+        army = st.side_bits(team, False)
         mask = army if heals else ~(1 << user.pos) if allies_too else ~army
         pool = st.within(here, r, mask)
     if not pool:

@@ -59,5 +59,8 @@ def test_positional_call_sites_read_the_classes_default_rules() -> None:
                                                   square=Square(0, 0)).rule
     assert action._SKILL_ORDER_RULE == E.SkillOrder(turn=1, actor="A", entries=(), skills=(), moved_by=()).rule
     assert core._HEAL_RULE == E.Heal(turn=1, target="A", amount=1, hp_after=1, actor="A", skill="s").rule
+    from referee.engine.mechanics import d20pool
+
+    assert d20pool._ACTION_END_RULE == E.ActionEnd(turn=1, actor="A").rule
     with pytest.raises(ValueError, match="no default"):
         E.field_default(E.Heal, "target")

@@ -366,6 +366,9 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
 # ------------------------------------------------------------------ the turn
 
 
+#: ``action_end``'s rule for the positional call (the class's default, not a copy).
+_ACTION_END_RULE: str = E.field_default(E.ActionEnd, "rule")
+
 #: The walk policies of ``uses`` uses and no judge's findings, by ``uses``.
 _PLAIN_POLICIES: dict[int, WalkPolicy] = {}
 
@@ -423,7 +426,7 @@ class SupportAndAction(NoInnateSkills):
                 if f.grapple == 0:
                     ctx.emit(E.StatusExpired(turn=ctx.turn, target=f.name, status="grapple", object="character",
                                              index=None, pattern=None, rule="R-D20-PUSH-2"))
-        ctx.emit(action_end(ctx.state.turn, f.name, "R-TURN-2"))
+        ctx.emit(action_end(ctx.state.turn, f.name, _ACTION_END_RULE))
 
     def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> bool:
         """R-D20-TURN-3: (1) a ``recover`` clause holds and f is hurt:
