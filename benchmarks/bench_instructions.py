@@ -17,6 +17,7 @@ minutes per ruleset); needs ``valgrind`` on PATH.
 
 from __future__ import annotations
 
+import argparse
 import glob
 import os
 import statistics
@@ -132,17 +133,40 @@ def stages(battles: int) -> None:
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["--child"]:
+    if sys.argv[1:2] == ["--child"]:  # the valgrind children (not for users)
         run_battles(sys.argv[2], decisions="--lean" not in sys.argv)
         return
     if sys.argv[1:2] == ["--stages-child"]:
         run_stages(int(sys.argv[2]))
         return
-    if sys.argv[1:2] == ["--stages"]:
-        stages(int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+    parser = argparse.ArgumentParser(
+        description="Instructions per 8v8 battle by callgrind: tcgt against the rulesets named "
+                    "(issues 12 and 13), or a round battle's stages (issue 18).",
+        epilog="examples:\n  python benchmarks/bench_instructions.py d20pool\n"
+               "  python benchmarks/bench_instructions.py --lean d20pool soulwired\n"
+               "  python benchmarks/bench_instructions.py --stages 3",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("rulesets", nargs="*", metavar="RULESET",
+                        help="built-in rulesets counted beside tcgt (default: soulwired)")
+    parser.add_argument("--lean", action="store_true",
+                        help="resolve without decision events, as a round and odds do")
+    parser.add_argument("--stages", type=int, nargs="?", const=5, metavar="N",
+                        help="instead: load, engine, json and text of N round battles (default 5)")
+    args = parser.parse_args()
+    if args.stages is not None:
+        if args.stages < 1:
+            parser.error("--stages needs at least one battle")
+        stages(args.stages)
         return
-    decisions = "--lean" not in sys.argv
-    names = [a for a in sys.argv[1:] if a != "--lean"] or ["soulwired"]
+    names = args.rulesets or ["soulwired"]
+    sys.path.insert(0, str(ROOT))
+    from referee.ruleset import builtin_rulesets
+
+    known = set(builtin_rulesets())
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        parser.error(f"unknown ruleset {', '.join(unknown)}; built-in: {', '.join(sorted(known))}")
+    decisions = not args.lean
     base = count("tcgt", decisions)
     print("lean resolutions (no decision events)" if not decisions else "resolutions with decision events")
     # one decimal of M and three of a ratio: a ratio near the goal (2.00x)
