@@ -414,8 +414,8 @@ class SupportAndAction(NoInnateSkills):
             if changed:
                 if not f.down:
                     walk(ctx, f, plain_policy(self.uses))
-            else:  # the support changed nothing: the walk would pass every entry as judged
-                write_passes(ctx, f, prepared, passes)
+            elif ctx.decisions:  # the support changed nothing: the walk would pass every entry as judged
+                write_passes(ctx, f, prepared, passes)  # decision events only: none when lean
         if f.maintained and not f.down:  # maintenance returns at once with nothing maintained
             maintenance(ctx, f)
         f.acted = True
