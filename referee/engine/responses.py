@@ -21,7 +21,7 @@ from referee.engine.core import Resolution
 from referee.engine.draws import draw_chance
 from referee.engine.hooks import EFFECTS
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
-from referee.engine.panels import mark_used, plan_payment
+from referee.engine.panels import entry_payment, mark_used
 from referee.engine.planquery import gate_blocking, has_flag, is_stacked
 from referee.engine.clauses import PlanFlag
 from referee.engine.state import Fighter, Sink
@@ -47,10 +47,11 @@ class HitRecord:
 
 
 def pay_passive(b: Resolution, owner: Fighter, entry: int, skill: Skill) -> tuple[int, ...] | None:
-    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts."""
+    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts.
+    ``skill`` is ``owner``'s entry ``entry`` (its reaction table's)."""
     if owner.active is None:
         return None
-    panels = plan_payment(owner.panels[owner.active], skill.cost)
+    panels = entry_payment(owner, entry)
     if panels is None:
         return None
     poisoned = mark_used(owner, panels)
