@@ -234,7 +234,11 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
             if barred is not None:
                 passed(entry, *barred)
                 continue
-        base = entry_payment(f, entry)
+        # an entry whose cost no state of this pattern's panels pays (found
+        # once, Fighter.payments) fails with no call: most entries reaching
+        # payment, and more of them per turn in a crowd (issue 18)
+        assert f.active is not None
+        base = None if f.payments[f.active][entry] is None else entry_payment(f, entry)
         if base is None:
             passed(entry, "cost_unpayable", rule="R-PAN-3")
             continue
