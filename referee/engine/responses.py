@@ -173,8 +173,8 @@ def push(b: Resolution, victim: Fighter, away_from: Fighter, actor: str, skill: 
     if not wall and not b.mechanics.movement.may_stop(b.state, victim, dest):
         dest, wall = start, True  # R-ORM-MOVE-2: a full area of its side is a wall
     b.state.move(victim, dest)
-    b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=dest,
-                       direction=direction.name, wall=wall, actor=actor, skill=skill, rule=rule))
+    # positional (E.make_knockback: it follows the uses)
+    b.emit(E.make_knockback(b.state.turn, victim.name, start, dest, direction.name, wall, actor, skill, rule))
     if dest != start:
         b.mechanics.hit.relocated(b, victim, "pushed")  # R-WIZ-AIM-1: aim ends when it is pushed
     if wall:

@@ -26,6 +26,15 @@ CASES = [
      (7, "b", 1, 0, "poison", None, None, "", 1, 0, "R-SK-3")),
     (E.make_heal, E.Heal(turn=2, target="c", amount=2, hp_after=5, actor="a", skill="s2"),
      (2, "c", 2, 5, "a", "s2", "skill", "R-SK-2")),
+    (E.make_status_applied, E.StatusApplied(turn=3, target="b", status="poison", object="panel", index=1, pattern=0,
+                                            duration=None, actor="a", skill="s1", rule="R-ST-POISON"),
+     (3, "b", "poison", "panel", 1, 0, None, "a", "s1", "R-ST-POISON")),
+    (E.make_status_expired, E.StatusExpired(turn=5, target="b", status="change", object="panel", index=2, pattern=1,
+                                            rule="R-ST-CHANGE"),
+     (5, "b", "change", "panel", 2, 1, "R-ST-CHANGE")),
+    (E.make_knockback, E.Knockback(turn=6, target="b", from_square=Square(1, 1), to_square=Square(1, 2),
+                                   direction="N", wall=False, actor="a", skill="s1"),
+     (6, "b", Square(1, 1), Square(1, 2), "N", False, "a", "s1", "R-KNOCK-1")),
 ]
 
 
