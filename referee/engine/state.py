@@ -286,6 +286,10 @@ class BattleState:
     #: an OR over a crowd's dozen candidates (issue 18).  None: none kept.
     pool_kept: list[Fighter] | None = field(init=False, default=None)
     pool_bits: int = field(init=False, default=0)
+    #: How many times ``down`` has changed (:meth:`set_down`), and its count
+    #: when the pool was kept: unchanged, every character of it still stands.
+    downs: int = field(init=False, default=0)
+    pool_downs: int = field(init=False, default=-1)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
@@ -335,6 +339,7 @@ class BattleState:
         if f.down is down:
             return
         f.down = down
+        self.downs += 1
         team = self.standing_by_team.setdefault(f.team, [])
         if down:
             team.remove(f)

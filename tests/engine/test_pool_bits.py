@@ -1,6 +1,7 @@
 """The nearest rings of the candidates' own list start from the bits
 ``within`` read for it (``BattleState.pool_kept``, ``pool_bits``), not an OR
-over the candidates (issue 18).  Whenever the choice is handed that very
+over the candidates, and skip the living test while no character has gone
+down or come back since (``downs``; issue 18).  Whenever the choice is handed that very
 list, the kept bits must be exactly its characters' bits, and the rings the
 same as from a copy of the list (which takes the OR)."""
 
@@ -31,6 +32,8 @@ def test_kept_pool_bits_are_the_pools_bits(size: int, monkeypatch: pytest.Monkey
             for c in pool:
                 bits |= c.bit
             assert st.pool_bits == bits
+            if st.pool_downs == st.downs:  # no down or revival since: all of it stands
+                assert not any(c.down for c in pool)
             kept[0] += 1
         got = rings_of(st, here, pool, every)
         again = rings_of(st, here, list(pool), every)
