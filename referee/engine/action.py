@@ -412,10 +412,14 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     """Pay, declare, then resolve every target in order (R-TURN-3, R-EXT-6).
     ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
     poisoned = 0 if paid else mark_used(f, panels)
-    b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, tuple([t.name for t in targets]), panels,
+    # (one target, most uses: its name's tuple without a comprehension's
+    # frame; a crowd makes twice the uses per character-turn, issue 18)
+    names = (targets[0].name,) if len(targets) == 1 else tuple([t.name for t in targets])
+    b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, names, panels,
                              f.square, _SKILL_USED_RULE))  # positional (E.make_skill_used: every use)
-    for _ in range(poisoned):
-        b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
+    if poisoned:
+        for _ in range(poisoned):
+            b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))
     if not skill.targets_allies and b.mechanics.hit.declare(b, use).outcome is Outcome.MISS:
         return  # R-SOUL-HIT-1: a failed attack check reaches no target
