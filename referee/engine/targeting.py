@@ -215,7 +215,7 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
         # the army (heals), everyone but the user (allies admitted), else the
         # enemies: a mask of the bitset index, no character read to drop it
         army = st.side_bits(team, False)
-        mask = army if heals else ~(1 << user.pos) if allies_too else ~army
+        mask = army if heals else ~(1 << user.pos) if allies_too else st.living_bits ^ army  # (positive: side_bits)
         pool = st.within(here, r, mask)
         if st.box_is_range:  # the list is the box's members: kept with its bits for _nearest_rings
             st.pool_kept, st.pool_bits, st.pool_downs = pool, st.within_bits, st.downs
@@ -327,10 +327,7 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter],
         bits = 0
         for c in pool:
             bits |= c.bit
-        team_bits = st.team_bits
-        living = 0
-        for t in team_bits:
-            living |= team_bits[t]
+        living = st.living_bits
         if bits & living != bits or bits.bit_count() != len(pool):
             return None
     members, cache = st.members, st.member_cache
