@@ -112,7 +112,7 @@ def begin_action(b: Resolution, f: Fighter) -> None:
     b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
     for sink in [s for s in st.sinks if s.owner == f.name]:  # R-ST-SINK
         st.sinks.remove(sink)
-        b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
+        b.emit(E.make_sink_ended(b.state.turn, f.name, sink.square, "owner_action", _SINK_ENDED_RULE))
     select_pattern(b, f)
 
 
@@ -312,6 +312,7 @@ _skill_passed: Callable[[int, str, str, int, str, int | None, str, str], E.Skill
 #: the rules the positional calls name: the classes' own defaults, not copies
 _SKILL_ORDER_RULE: str = E.field_default(E.SkillOrder, "rule")
 _SKILL_USED_RULE: str = E.field_default(E.SkillUsed, "rule")
+_SINK_ENDED_RULE: str = E.field_default(E.SinkEnded, "rule")
 
 
 def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[int], passes: list[Passed]) -> None:

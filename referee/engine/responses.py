@@ -46,6 +46,11 @@ class HitRecord:
     fired: list[Fired] = field(default_factory=list)
 
 
+#: the rules the positional calls name: the classes' own defaults, not copies
+_OBSTRUCTED_RULE: str = E.field_default(E.Obstructed, "rule")
+_SINK_RULE: str = E.field_default(E.SinkStarted, "rule")
+
+
 def pay_passive(b: Resolution, owner: Fighter, entry: int, skill: Skill) -> tuple[int, ...] | None:
     """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts.
     ``skill`` is ``owner``'s entry ``entry`` (its reaction table's)."""
@@ -110,13 +115,13 @@ def obstruct(b: Resolution, use: Use, target: Fighter) -> bool:
         panels = pay_passive(b, target, i, s)
         if panels is None:
             continue
-        b.emit(E.Obstructed(turn=b.turn, actor=target.name, skill=s.id, by=user.name,
-                            against_skill=use.skill.id, panels=panels))
+        turn = b.state.turn  # positional (E.make_obstructed, E.make_sink_started: they follow the uses)
+        b.emit(E.make_obstructed(turn, target.name, s.id, user.name, use.skill.id, panels, _OBSTRUCTED_RULE))
         # R-ST-SINK: sunk "until ... the user is down, whichever comes first": a
         # user already down (felled earlier in this use, R-CHAR-2a) sinks nothing.
         if r.sink_area and not user.down:
             b.state.sinks.append(Sink(user.square, user.name, target.name))
-            b.emit(E.SinkStarted(turn=b.turn, actor=target.name, skill=s.id, square=user.square))
+            b.emit(E.make_sink_started(turn, target.name, s.id, user.square, _SINK_RULE))
         return r.cancel
     return False
 
