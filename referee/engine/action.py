@@ -12,7 +12,7 @@ from referee.engine import events as E
 from referee.engine.conditions import CondContext, targets_where
 from referee.engine.core import Resolution, release, release_all
 from referee.engine.movement import move_step
-from referee.engine.panels import entry_payment, mark_used
+from referee.engine.panels import entry_payment, mark_used, pay_slots
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
 from referee.engine.clauses import Condition, UseOnly
@@ -236,9 +236,19 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
                 continue
         # an entry whose cost no state of this pattern's panels pays (found
         # once, Fighter.payments) fails with no call: most entries reaching
-        # payment, and more of them per turn in a crowd (issue 18)
-        assert f.active is not None
-        base = None if f.payments[f.active][entry] is None else entry_payment(f, entry)
+        # payment, and more of them per turn in a crowd (issue 18); one
+        # already read pays through its slots, not through entry_payment
+        # (0.7 of them a character-turn at 4v4, 1.1 at 32v32)
+        active = f.active
+        assert active is not None
+        slots = f.payments[active][entry]
+        if slots is None:
+            base = None
+        elif slots is False:
+            base = entry_payment(f, entry)
+        else:
+            assert slots is not True
+            base = pay_slots(f.panels[active], slots)
         if base is None:
             passed(entry, "cost_unpayable", rule="R-PAN-3")
             continue
