@@ -41,6 +41,77 @@ def plan_payment(
     return tuple(chosen)
 
 
+#: A cost read against one pattern (:func:`cost_slots`): per element of the
+#: cost, in cost order, the indices of the pattern's panels of that base, left
+#: to right; None for wind (any changed panel reads as wind, R-ST-CHANGE).
+Slots = tuple[tuple[int, ...] | None, ...]
+
+
+def cost_slots(pattern: Sequence[Element], cost: Sequence[Element]) -> Slots | None:
+    """``cost`` read against the pattern ``pattern`` (its panels' bases), for
+    :func:`pay_slots`; None when no state of those panels can pay it: an
+    element other than wind needed more times than the pattern holds panels of
+    that base (a changed panel reads only as wind, R-ST-CHANGE, so nothing
+    else pays it; R-PAN-3).  Fixed by the sheet: the walk finds it once per
+    pattern and entry (``Fighter.payments``), and most entries that reach
+    payment fail here, with no panel read (issue 18)."""
+    wind = Element.WIND
+    slots: list[tuple[int, ...] | None] = []
+    for element in cost:
+        if element is wind:
+            slots.append(None)
+            continue
+        panels = tuple([i for i, base in enumerate(pattern) if base is element])
+        if len(panels) < sum(1 for e in cost if e is element):
+            return None
+        slots.append(panels)
+    return tuple(slots)
+
+
+def pay_slots(panels: Sequence[Panel], slots: Slots) -> tuple[int, ...] | None:
+    """:func:`plan_payment` of the cost ``slots`` was read from (nothing
+    taken), on the pattern's panels ``panels``: an element other than wind
+    tries only the panels of its base (the one way such a panel reads as it,
+    unchanged), not every panel.  Same panels, same order (R-PAN-3)."""
+    chosen: list[int] = []
+    for indices in slots:
+        if indices is None:  # wind: a wind panel unchanged, or any changed one
+            i = 0
+            for p in panels:
+                if (p.changed > 0 or p.base is Element.WIND) and not p.used and p.assigned is None \
+                        and i not in chosen:
+                    chosen.append(i)
+                    break
+                i += 1
+            else:
+                return None
+            continue
+        for i in indices:
+            p = panels[i]
+            if not p.used and p.changed <= 0 and p.assigned is None and i not in chosen:
+                chosen.append(i)
+                break
+        else:
+            return None
+    return tuple(chosen)
+
+
+def entry_payment(f: Fighter, entry: int) -> tuple[int, ...] | None:
+    """``plan_payment(f.panels[f.active], f.skills[entry].cost)`` (R-PAN-3)
+    through the entry's :func:`cost_slots`, found once per pattern and entry
+    and kept on ``Fighter.payments``."""
+    active = f.active
+    assert active is not None
+    row = f.payments[active]
+    slots = row[entry]
+    if slots is False:
+        slots = row[entry] = cost_slots(f.patterns[active].elements, f.skills[entry].cost)
+    if slots is None:
+        return None
+    assert slots is not True
+    return pay_slots(f.panels[active], slots)
+
+
 def plan_extension(
     panels: Sequence[Panel], cost: Sequence[Element], per_extra: int, extras: int, taken: Sequence[int]
 ) -> tuple[int, ...]:
@@ -86,7 +157,7 @@ def could_pay_fresh(f: Fighter, cost: Sequence[Element]) -> bool:
 
 def mark_used(f: Fighter, indices: Sequence[int]) -> int:
     """Turn the panels used; return how many of them were poisoned."""
-    panels = f.active_panels()
+    panels = f.panels[f.active if f.active is not None else 0]  # f.active_panels() inline: every use pays
     poisoned = 0
     for i in indices:
         panels[i].used = True

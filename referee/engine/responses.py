@@ -21,7 +21,7 @@ from referee.engine.core import Resolution
 from referee.engine.draws import draw_chance
 from referee.engine.hooks import EFFECTS
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
-from referee.engine.panels import mark_used, plan_payment
+from referee.engine.panels import entry_payment, mark_used
 from referee.engine.planquery import gate_blocking, has_flag, is_stacked
 from referee.engine.clauses import PlanFlag
 from referee.engine.state import Fighter, Sink
@@ -46,11 +46,17 @@ class HitRecord:
     fired: list[Fired] = field(default_factory=list)
 
 
+#: the rules the positional calls name: the classes' own defaults, not copies
+_OBSTRUCTED_RULE: str = E.field_default(E.Obstructed, "rule")
+_SINK_RULE: str = E.field_default(E.SinkStarted, "rule")
+
+
 def pay_passive(b: Resolution, owner: Fighter, entry: int, skill: Skill) -> tuple[int, ...] | None:
-    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts."""
+    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts.
+    ``skill`` is ``owner``'s entry ``entry`` (its reaction table's)."""
     if owner.active is None:
         return None
-    panels = plan_payment(owner.panels[owner.active], skill.cost)
+    panels = entry_payment(owner, entry)
     if panels is None:
         return None
     poisoned = mark_used(owner, panels)
@@ -109,13 +115,13 @@ def obstruct(b: Resolution, use: Use, target: Fighter) -> bool:
         panels = pay_passive(b, target, i, s)
         if panels is None:
             continue
-        b.emit(E.Obstructed(turn=b.turn, actor=target.name, skill=s.id, by=user.name,
-                            against_skill=use.skill.id, panels=panels))
+        turn = b.state.turn  # positional (E.make_obstructed, E.make_sink_started: they follow the uses)
+        b.emit(E.make_obstructed(turn, target.name, s.id, user.name, use.skill.id, panels, _OBSTRUCTED_RULE))
         # R-ST-SINK: sunk "until ... the user is down, whichever comes first": a
         # user already down (felled earlier in this use, R-CHAR-2a) sinks nothing.
         if r.sink_area and not user.down:
             b.state.sinks.append(Sink(user.square, user.name, target.name))
-            b.emit(E.SinkStarted(turn=b.turn, actor=target.name, skill=s.id, square=user.square))
+            b.emit(E.make_sink_started(turn, target.name, s.id, user.square, _SINK_RULE))
         return r.cancel
     return False
 
@@ -172,8 +178,8 @@ def push(b: Resolution, victim: Fighter, away_from: Fighter, actor: str, skill: 
     if not wall and not b.mechanics.movement.may_stop(b.state, victim, dest):
         dest, wall = start, True  # R-ORM-MOVE-2: a full area of its side is a wall
     b.state.move(victim, dest)
-    b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=dest,
-                       direction=direction.name, wall=wall, actor=actor, skill=skill, rule=rule))
+    # positional (E.make_knockback: it follows the uses)
+    b.emit(E.make_knockback(b.state.turn, victim.name, start, dest, direction.name, wall, actor, skill, rule))
     if dest != start:
         b.mechanics.hit.relocated(b, victim, "pushed")  # R-WIZ-AIM-1: aim ends when it is pushed
     if wall:
@@ -281,7 +287,9 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
     # have no obstruct, and a target with no entry reacting to a hit has no
     # defence, no Aqua Form and no counter (issue 18: every target of every
     # use comes here).  Each step would find nothing and draw nothing.
-    table = reaction_table(target)
+    table = target.reactions  # reaction_table's kept answer read inline (every target of every use)
+    if table is None:
+        table = reaction_table(target)
     if "skill_used_on_owner" in table and obstruct(b, use, target):
         return
     rec = HitRecord() if "hit" in table else None

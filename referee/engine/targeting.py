@@ -214,9 +214,11 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     else:
         # the army (heals), everyone but the user (allies admitted), else the
         # enemies: a mask of the bitset index, no character read to drop it
-        army = st.side_bits(team, False)
-        mask = army if heals else ~(1 << user.pos) if allies_too else ~army
+        army = st.team_bits.get(team, 0)  # side_bits inline (every pool; a crowd makes twice as many)
+        mask = army if heals else ~(1 << user.pos) if allies_too else st.living_bits ^ army  # (positive: side_bits)
         pool = st.within(here, r, mask)
+        if st.box_is_range:  # the list is the box's members: kept with its bits for _nearest_rings
+            st.pool_kept, st.pool_bits, st.pool_downs = pool, st.within_bits, st.downs
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
@@ -316,15 +318,18 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter],
     # slot read beats attrgetter's call per candidate, and past 62
     # characters sum leaves its C-long fast path (callgrind: 1.1 k
     # instructions less for a dozen candidates at 32v32, issue 18)
-    bits = 0
-    for c in pool:
-        bits |= c.bit
-    team_bits = st.team_bits
-    living = 0
-    for t in team_bits:
-        living |= team_bits[t]
-    if bits & living != bits or bits.bit_count() != len(pool):
-        return None
+    if pool is st.pool_kept and st.pool_downs == st.downs and st.pool_bits.bit_count() == len(pool):
+        # the candidates' list itself, as within read it (the walk hands it
+        # to the choice unchanged), and no character down or up since (so
+        # all of it stands): its bits are kept, no OR per candidate
+        bits = st.pool_bits
+    else:
+        bits = 0
+        for c in pool:
+            bits |= c.bit
+        living = st.living_bits
+        if bits & living != bits or bits.bit_count() != len(pool):
+            return None
     members, cache = st.members, st.member_cache
     # box_bits inline (the same four look-ups; the index does not change
     # while the rings are read): one call saved per ring, a dozen rings a

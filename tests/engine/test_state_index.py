@@ -174,3 +174,22 @@ def test_group_bits_equal_extension_group(monkeypatch: pytest.MonkeyPatch) -> No
     for seed, size in ((0, 4), (1, 16)):
         resolve_battle(_setup("tcgt", seed, size), rs, seed)
     assert checked[0] > 1000
+
+
+def test_members_lists_every_bit_in_roster_order() -> None:
+    """``members`` reads one-digit bitsets bit by bit and wider ones byte by
+    byte (issue 18): both list the characters of every bit set, low to high,
+    for rosters past 30 and past 64 characters."""
+    import random
+    from types import SimpleNamespace
+
+    from referee.engine.state import BattleState
+
+    draw = random.Random(18)
+    for size in (8, 31, 64, 200):
+        kept = SimpleNamespace(fighters=[f"c{i}" for i in range(size)], member_cache={})
+        for _ in range(300):
+            bits = draw.getrandbits(size) & draw.getrandbits(size)
+            want = [kept.fighters[i] for i in range(size) if bits >> i & 1]
+            assert BattleState.members(kept, bits) == want, (size, bits)  # type: ignore[arg-type]
+            assert BattleState.members(kept, bits) == want  # the cached answer

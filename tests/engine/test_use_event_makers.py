@@ -26,6 +26,21 @@ CASES = [
      (7, "b", 1, 0, "poison", None, None, "", 1, 0, "R-SK-3")),
     (E.make_heal, E.Heal(turn=2, target="c", amount=2, hp_after=5, actor="a", skill="s2"),
      (2, "c", 2, 5, "a", "s2", "skill", "R-SK-2")),
+    (E.make_status_applied, E.StatusApplied(turn=3, target="b", status="poison", object="panel", index=1, pattern=0,
+                                            duration=None, actor="a", skill="s1", rule="R-ST-POISON"),
+     (3, "b", "poison", "panel", 1, 0, None, "a", "s1", "R-ST-POISON")),
+    (E.make_status_expired, E.StatusExpired(turn=5, target="b", status="change", object="panel", index=2, pattern=1,
+                                            rule="R-ST-CHANGE"),
+     (5, "b", "change", "panel", 2, 1, "R-ST-CHANGE")),
+    (E.make_knockback, E.Knockback(turn=6, target="b", from_square=Square(1, 1), to_square=Square(1, 2),
+                                   direction="N", wall=False, actor="a", skill="s1"),
+     (6, "b", Square(1, 1), Square(1, 2), "N", False, "a", "s1", "R-KNOCK-1")),
+    (E.make_obstructed, E.Obstructed(turn=2, actor="b", skill="s3", by="a", against_skill="s1", panels=(0, 2)),
+     (2, "b", "s3", "a", "s1", (0, 2), "R-TURN-3")),
+    (E.make_sink_started, E.SinkStarted(turn=2, actor="b", skill="s3", square=Square(3, 4)),
+     (2, "b", "s3", Square(3, 4), "R-ST-SINK")),
+    (E.make_sink_ended, E.SinkEnded(turn=3, actor="b", square=Square(3, 4), cause="owner_action"),
+     (3, "b", Square(3, 4), "owner_action", "R-ST-SINK")),
 ]
 
 
@@ -59,6 +74,12 @@ def test_positional_call_sites_read_the_classes_default_rules() -> None:
                                                   square=Square(0, 0)).rule
     assert action._SKILL_ORDER_RULE == E.SkillOrder(turn=1, actor="A", entries=(), skills=(), moved_by=()).rule
     assert core._HEAL_RULE == E.Heal(turn=1, target="A", amount=1, hp_after=1, actor="A", skill="s").rule
+    from referee.engine import responses
+
+    assert responses._OBSTRUCTED_RULE == E.Obstructed(turn=1, actor="A", skill="s", by="B", against_skill="t",
+                                                      panels=()).rule
+    assert responses._SINK_RULE == E.SinkStarted(turn=1, actor="A", skill="s", square=Square(0, 0)).rule
+    assert action._SINK_ENDED_RULE == E.SinkEnded(turn=1, actor="A", square=Square(0, 0), cause="owner_action").rule
     from referee.engine.mechanics import d20pool
 
     assert d20pool._ACTION_END_RULE == E.ActionEnd(turn=1, actor="A").rule

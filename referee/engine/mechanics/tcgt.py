@@ -9,7 +9,7 @@ exactly what they did before the seam existed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.board import DIRECTIONS, Direction, Square, direction_between
 from referee.catalog import Skill
@@ -286,15 +286,22 @@ class ArmyReduced:
     floor(start x fraction)."""
 
     goal: Goal
+    #: ``goal.threshold`` by starting head count, found once per count: the
+    #: end rule is asked after every use, and a crowd makes twice the uses
+    #: per character-turn that 4v4 does (issue 18).
+    floors: dict[int, int] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     def reached(self, state: BattleState) -> bool:
         # Asked after every use: the head counts are kept by the state's
         # set_down (issue 18), not recounted.
         # (a loop, not any() over a generator: this runs after every use)
-        threshold = self.goal.threshold
+        floors = self.floors
         standing = state.standing_by_team
         for team, start in state.start_counts.items():
-            if len(standing.get(team, ())) <= threshold(start):
+            floor = floors.get(start)
+            if floor is None:
+                floor = floors[start] = self.goal.threshold(start)
+            if len(standing.get(team, ())) <= floor:
                 return True
         return False
 
