@@ -516,17 +516,8 @@ class BattleState:
         enemies), cut before any character is read.  The one range scan of
         candidates, ``within`` counts, the ally domain and the approach's
         reach (issue 18)."""
-        # box_bits inline (its four look-ups and cuts): every candidate pool
-        # is read here, and a crowd makes twice the uses and pools per
-        # character-turn that 4v4 does -- a call saved per pool (issue 18)
-        if r < 0:
-            return []
-        if r > self.size:
-            r = self.size + 1
-        lo, hi = self.pad - r + 1, self.pad + r + 2
-        ranks, files = self.rank_below, self.file_below
-        bits = (ranks[sq.rank + hi] ^ ranks[sq.rank + lo]) & (files[sq.file + hi] ^ files[sq.file + lo]) & mask
-        self.within_bits = bits
+        bits = self.box_bits(sq, r) & mask
+        self.within_bits = bits  # kept for targeting's candidates (pool_bits)
         found = self.member_cache.get(bits)  # members' cache read inline: most boxes of a crowd were asked
         near = list(found) if found is not None else self.members(bits)
         if self.box_is_range:

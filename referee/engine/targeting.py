@@ -214,8 +214,8 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     else:
         # the army (heals), everyone but the user (allies admitted), else the
         # enemies: a mask of the bitset index, no character read to drop it
-        army = st.team_bits.get(team, 0)  # side_bits inline (every pool; a crowd makes twice as many)
-        mask = army if heals else ~(1 << user.pos) if allies_too else st.living_bits ^ army  # (positive: side_bits)
+        mask = (st.side_bits(team, False) if heals else ~(1 << user.pos) if allies_too
+                else st.side_bits(team, True))
         pool = st.within(here, r, mask)
         if st.box_is_range:  # the list is the box's members: kept with its bits for _nearest_rings
             st.pool_kept, st.pool_bits, st.pool_downs = pool, st.within_bits, st.downs
