@@ -12,7 +12,7 @@ from referee.engine import events as E
 from referee.engine.conditions import CondContext, targets_where
 from referee.engine.core import Resolution, release, release_all
 from referee.engine.movement import move_step
-from referee.engine.panels import entry_payment, mark_used, pay_slots
+from referee.engine.panels import entry_payment, mark_used
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
 from referee.engine.clauses import Condition, UseOnly
@@ -234,21 +234,9 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
             if barred is not None:
                 passed(entry, *barred)
                 continue
-        # an entry whose cost no state of this pattern's panels pays (found
-        # once, Fighter.payments) fails with no call: most entries reaching
-        # payment, and more of them per turn in a crowd (issue 18); one
-        # already read pays through its slots, not through entry_payment
-        # (0.7 of them a character-turn at 4v4, 1.1 at 32v32)
-        active = f.active
-        assert active is not None
-        slots = f.payments[active][entry]
-        if slots is None:
-            base = None
-        elif slots is False:
-            base = entry_payment(f, entry)
-        else:
-            assert slots is not True
-            base = pay_slots(f.panels[active], slots)
+        # the entry's cost read once against the pattern (entry_payment):
+        # most entries reaching payment fail there with no panel read (issue 18)
+        base = entry_payment(f, entry)
         if base is None:
             passed(entry, "cost_unpayable", rule="R-PAN-3")
             continue
@@ -428,9 +416,8 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     names = (targets[0].name,) if len(targets) == 1 else tuple([t.name for t in targets])
     b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, names, panels,
                              f.square, _SKILL_USED_RULE))  # positional (E.make_skill_used: every use)
-    if poisoned:
-        for _ in range(poisoned):
-            b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
+    for _ in range(poisoned):
+        b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))
     if not skill.targets_allies and b.mechanics.hit.declare(b, use).outcome is Outcome.MISS:
         return  # R-SOUL-HIT-1: a failed attack check reaches no target

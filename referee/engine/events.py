@@ -73,6 +73,12 @@ __all__ = [
     "make_targets_chosen",
     "make_damage",
     "make_heal",
+    "make_status_applied",
+    "make_status_expired",
+    "make_knockback",
+    "make_obstructed",
+    "make_sink_started",
+    "make_sink_ended",
     "event_from_json",
 ]
 

@@ -157,7 +157,7 @@ def could_pay_fresh(f: Fighter, cost: Sequence[Element]) -> bool:
 
 def mark_used(f: Fighter, indices: Sequence[int]) -> int:
     """Turn the panels used; return how many of them were poisoned."""
-    panels = f.panels[f.active if f.active is not None else 0]  # f.active_panels() inline: every use pays
+    panels = f.active_panels()
     poisoned = 0
     for i in indices:
         panels[i].used = True

@@ -287,9 +287,7 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
     # have no obstruct, and a target with no entry reacting to a hit has no
     # defence, no Aqua Form and no counter (issue 18: every target of every
     # use comes here).  Each step would find nothing and draw nothing.
-    table = target.reactions  # reaction_table's kept answer read inline (every target of every use)
-    if table is None:
-        table = reaction_table(target)
+    table = reaction_table(target)
     if "skill_used_on_owner" in table and obstruct(b, use, target):
         return
     rec = HitRecord() if "hit" in table else None

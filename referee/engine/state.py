@@ -283,18 +283,6 @@ class BattleState:
     #: the roster stands (emptied by :meth:`reindex`).  In a crowd the same
     #: boxes are asked again and again (about 4 in 5 calls at 32v32).
     member_cache: dict[int, tuple[Fighter, ...]] = field(init=False, default_factory=dict)
-    #: The bits :meth:`within` last read (its box less the mask).
-    within_bits: int = field(init=False, default=0)
-    #: The candidates' pool last taken whole from :meth:`within` under a
-    #: metric whose range is its box, and its bits (``targeting.candidates``):
-    #: the nearest rings of that very list start from these bits rather than
-    #: an OR over a crowd's dozen candidates (issue 18).  None: none kept.
-    pool_kept: list[Fighter] | None = field(init=False, default=None)
-    pool_bits: int = field(init=False, default=0)
-    #: How many times ``down`` has changed (:meth:`set_down`), and its count
-    #: when the pool was kept: unchanged, every character of it still stands.
-    downs: int = field(init=False, default=0)
-    pool_downs: int = field(init=False, default=-1)
 
     def __post_init__(self) -> None:
         self.by_name = {f.name: f for f in self.fighters}
@@ -344,7 +332,6 @@ class BattleState:
         if f.down is down:
             return
         f.down = down
-        self.downs += 1
         team = self.standing_by_team.setdefault(f.team, [])
         if down:
             team.remove(f)
@@ -372,7 +359,6 @@ class BattleState:
             f.pos = i
             f.bit = 1 << i
         self.member_cache = {}
-        self.pool_kept = None
         self.occupants = {}
         self.standing_by_team = {WHITE: [], BLACK: []}
         for f in self.fighters:
@@ -517,7 +503,6 @@ class BattleState:
         candidates, ``within`` counts, the ally domain and the approach's
         reach (issue 18)."""
         bits = self.box_bits(sq, r) & mask
-        self.within_bits = bits  # kept for targeting's candidates (pool_bits)
         found = self.member_cache.get(bits)  # members' cache read inline: most boxes of a crowd were asked
         near = list(found) if found is not None else self.members(bits)
         if self.box_is_range:

@@ -217,8 +217,6 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
         mask = (st.side_bits(team, False) if heals else ~(1 << user.pos) if allies_too
                 else st.side_bits(team, True))
         pool = st.within(here, r, mask)
-        if st.box_is_range:  # the list is the box's members: kept with its bits for _nearest_rings
-            st.pool_kept, st.pool_bits, st.pool_downs = pool, st.within_bits, st.downs
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
@@ -318,18 +316,12 @@ def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter],
     # slot read beats attrgetter's call per candidate, and past 62
     # characters sum leaves its C-long fast path (callgrind: 1.1 k
     # instructions less for a dozen candidates at 32v32, issue 18)
-    if pool is st.pool_kept and st.pool_downs == st.downs and st.pool_bits.bit_count() == len(pool):
-        # the candidates' list itself, as within read it (the walk hands it
-        # to the choice unchanged), and no character down or up since (so
-        # all of it stands): its bits are kept, no OR per candidate
-        bits = st.pool_bits
-    else:
-        bits = 0
-        for c in pool:
-            bits |= c.bit
-        living = st.living_bits
-        if bits & living != bits or bits.bit_count() != len(pool):
-            return None
+    bits = 0
+    for c in pool:
+        bits |= c.bit
+    living = st.living_bits
+    if bits & living != bits or bits.bit_count() != len(pool):
+        return None
     members, cache = st.members, st.member_cache
     # box_bits inline (the same four look-ups; the index does not change
     # while the rings are read): one call saved per ring, a dozen rings a

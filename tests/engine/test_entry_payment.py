@@ -1,8 +1,7 @@
 """The walk and the passives pay through ``panels.entry_payment``: the entry's
 cost read once against the active pattern (``cost_slots``, None when no state
 of the panels pays it), then only the panels of each element's base tried
-(``pay_slots``; the walk calls it itself for an entry already read) --
-issue 18.  It must choose the panels ``plan_payment``
+(``pay_slots``) -- issue 18.  It must choose the panels ``plan_payment``
 chooses (R-PAN-3, R-ST-CHANGE): checked on every panel state a small
 exhaustive search reaches, and at every call of random battles of every
 ruleset."""
@@ -62,19 +61,7 @@ def test_entry_payment_equals_plan_payment_in_battles(name: str, monkeypatch: py
         checked[0] += 1
         return got
 
-    slots_of = panels.pay_slots
-
-    def compared_slots(row: Any, slots: Any) -> Any:
-        # the cost the slots were read from: wind, or the base of the
-        # element's panels (it has at least one: cost_slots)
-        cost = tuple(Element.WIND if s is None else row[s[0]].base for s in slots)
-        got = slots_of(row, slots)
-        assert got == panels.plan_payment(row, cost), cost
-        checked[0] += 1
-        return got
-
     monkeypatch.setattr(action, "entry_payment", compared)
-    monkeypatch.setattr(action, "pay_slots", compared_slots)
     monkeypatch.setattr(responses, "entry_payment", compared)
     rs = ruleset(name)
     for seed in range(4):
