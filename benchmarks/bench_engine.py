@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.engine.battle import resolve_battle  # noqa: E402
+from referee.engine.events import ActionStart  # noqa: E402
 from referee.engine.rng import BattleRng  # noqa: E402
 from tests.engine.helpers import ruleset  # noqa: E402
 from tests.engine.randombattle import random_setup  # noqa: E402
@@ -62,8 +63,24 @@ def bench(size: int, battles: int = 21, repeat: int = 3, ruleset_name: str = "tc
     return statistics.median(times) * 1000, statistics.median(turns), statistics.median(events)
 
 
-def versus(name: str, battles: int = 21, repeat: int = 3,
-           decisions: bool = True) -> tuple[float, float, float, float]:
+@dataclass
+class Versus:
+    """tcgt against a variant on the same 8v8 inputs (:func:`versus`)."""
+
+    tcgt_ms: float  #: tcgt's median ms per battle
+    variant_ms: float  #: the variant's median ms per battle
+    turns: float  #: the variant's median turns (rounds) per battle
+    events: float  #: the variant's median events per battle
+    tcgt_us: float  #: tcgt's CPU per character-turn (all battles' best times / their action turns)
+    variant_us: float  #: the variant's CPU per character-turn
+    acts: float  #: the variant's character-turns over tcgt's, all battles
+
+    @property
+    def ratio(self) -> float:
+        return self.variant_ms / self.tcgt_ms
+
+
+def versus(name: str, battles: int = 21, repeat: int = 3, decisions: bool = True) -> Versus:
     """tcgt's and ruleset ``name``'s median ms per 8v8 battle on the same
     inputs, each battle's best of ``repeat`` rounds of CPU time.
 
@@ -73,24 +90,32 @@ def versus(name: str, battles: int = 21, repeat: int = 3,
     process, the two rulesets' battles share the interpreter's specialised
     instructions and caches, and each block starts on the other's -- which
     cost the variant about 5 % (d20pool 20.2 ms alternating in one process
-    against 18.9-19.4 ms run alone), an effect no user sees.  Returns
-    (tcgt ms, variant ms, the variant's median turns, its median events)."""
+    against 18.9-19.4 ms run alone), an effect no user sees.
+
+    Also the cost per character-turn (an ``action_start``) of each: a
+    variant's rules may make its battles longer on the same inputs (d20pool
+    plays about 1.6x tcgt's character-turns: its battles end at a wipeout),
+    and the per-battle ratio is that length times the per-turn one."""
     workers = [_VersusWorker(rs_name, battles) for rs_name in ("tcgt", name)]
     best = [[float("inf")] * battles for _ in workers]
     turns: list[int] = []
     events: list[int] = []
+    acts = [[0] * battles for _ in workers]
     try:
         for rnd in range(repeat):
             for k, worker in enumerate(workers):
-                times, rnd_turns, rnd_events = worker.round(decisions)
+                times, rnd_turns, rnd_events, rnd_acts = worker.round(decisions)
                 best[k] = [min(a, b) for a, b in zip(best[k], times)]
+                acts[k] = rnd_acts
                 if rnd == 0 and k == 1:
                     turns, events = rnd_turns, rnd_events
     finally:
         for worker in workers:
             worker.close()
-    return (statistics.median(best[0]) * 1000, statistics.median(best[1]) * 1000,
-            statistics.median(turns), statistics.median(events))
+    return Versus(statistics.median(best[0]) * 1000, statistics.median(best[1]) * 1000,
+                  statistics.median(turns), statistics.median(events),
+                  1e6 * sum(best[0]) / max(sum(acts[0]), 1), 1e6 * sum(best[1]) / max(sum(acts[1]), 1),
+                  sum(acts[1]) / max(sum(acts[0]), 1))
 
 
 class _VersusWorker:
@@ -102,7 +127,7 @@ class _VersusWorker:
         self.proc = subprocess.Popen([sys.executable, __file__, "--versus-child", rs_name, str(battles)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
 
-    def round(self, decisions: bool) -> tuple[list[float], list[int], list[int]]:
+    def round(self, decisions: bool) -> tuple[list[float], list[int], list[int], list[int]]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write("decisions\n" if decisions else "lean\n")
         self.proc.stdin.flush()
@@ -110,7 +135,7 @@ class _VersusWorker:
         if not line:
             raise RuntimeError(f"the benchmark's worker stopped (exit {self.proc.wait()})")
         answer = json.loads(line)
-        return answer["times"], answer["turns"], answer["events"]
+        return answer["times"], answer["turns"], answer["events"], answer["acts"]
 
     def close(self) -> None:
         if self.proc.stdin is not None:
@@ -127,14 +152,15 @@ def _versus_child(rs_name: str, battles: int) -> None:
     resolve_battle(inputs[0], rs, 0)
     for line in sys.stdin:
         decisions = line.strip() == "decisions"
-        times, turns, events = [], [], []
+        times, turns, events, acts = [], [], [], []
         for i, setup in enumerate(inputs):
             t0 = time.process_time()
             rec = resolve_battle(setup, rs, i, decisions=decisions)
             times.append(time.process_time() - t0)
             turns.append(rec.result.turns)
             events.append(len(rec.events))
-        print(json.dumps({"times": times, "turns": turns, "events": events}), flush=True)
+            acts.append(sum(1 for e in rec.events if isinstance(e, ActionStart)))
+        print(json.dumps({"times": times, "turns": turns, "events": events, "acts": acts}), flush=True)
 
 
 #: Where a battle's time goes: (label, module path suffix, function name).
@@ -202,7 +228,7 @@ def series(label: str, size: int, side: int, battles: int, decisions: bool) -> S
     map, resolved once untimed (imports, route tables, turn and event counts)."""
     from dataclasses import replace as _replace
 
-    from referee.engine.events import ActionStart, SkillUsed
+    from referee.engine.events import SkillUsed
 
     rs = ruleset()
     if side != 8:
@@ -291,10 +317,13 @@ def main() -> None:
               f"({events:.0f} events; goal: under 10 ms)")
     for name in args.ruleset:
         for decisions in (True, False):
-            base, ms, turns, events = versus(name, decisions=decisions)
+            v = versus(name, decisions=decisions)
             mode = "" if decisions else " lean"
-            print(f"8v8 {name}{mode}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events); "
-                  f"{ms / base:.2f}x tcgt's {base:.1f} ms, each in its own process, rounds in turn (goal: within 2x)")
+            print(f"8v8 {name}{mode}: median {v.variant_ms:.1f} ms per battle (median {v.turns:.0f} turns, "
+                  f"{v.events:.0f} events); {v.ratio:.2f}x tcgt's {v.tcgt_ms:.1f} ms, each in its own process, "
+                  f"rounds in turn (goal: within 2x)\n"
+                  f"  per character-turn {v.variant_us:.1f} us against tcgt's {v.tcgt_us:.1f} us "
+                  f"({v.variant_us / v.tcgt_us:.2f}x), over {v.acts:.2f}x tcgt's character-turns")
     if args.scaling:
         scaling(args.battles, args.rounds, decisions=not args.lean)
     if args.profile:
