@@ -1517,13 +1517,16 @@ make_sink_ended: Callable[[int, str, Square, str, str], SinkEnded] = positional_
 
 #: The decision events (docs/events.md "a decision"): why the engine chose
 #: what it did -- the walk's order and every entry passed over, the targets
-#: chosen among the candidates, a stay, the pattern kept and the panels reset.
+#: chosen among the candidates, a stay, the pattern kept and the panels reset;
+#: and the variants' own: d20pool's turn selection, support and end of a shift,
+#: soulwired's end of a move, ORM's phase starts and simple uses.
 #: Only ``--explain`` writes them and only a json report that keeps them
 #: stores them, so a resolution that no report reads them from skips building
 #: them (``Resolution.decisions``, issue 18).  A ``pattern_selected`` that
 #: switched patterns is not one of them: the written report always says so.
 DECISION_TYPES: frozenset[str] = frozenset({
     SkillOrder.TYPE, SkillPassed.TYPE, TargetsChosen.TYPE, Stayed.TYPE, PatternSelected.TYPE, PanelsReset.TYPE,
+    TurnSelected.TYPE, Support.TYPE, MoveEnd.TYPE, PhaseStart.TYPE, SimpleUse.TYPE,
 })
 
 

@@ -48,7 +48,8 @@ DETAIL_TYPES = frozenset({"chance_roll", "panel_used"})
 #: Decision events whose sentence is only written with ``explain`` (their
 #: handlers return at once otherwise); the render loop skips them in one set
 #: lookup, with no call -- most of a battle's events (issue 18, item 4).
-EXPLAIN_ONLY_TYPES = frozenset({"panels_reset", "skill_order", "skill_passed", "targets_chosen", "stayed"})
+EXPLAIN_ONLY_TYPES = frozenset({"panels_reset", "skill_order", "skill_passed", "targets_chosen", "stayed",
+                                "turn_selected", "support", "move_end", "phase_start", "simple_use"})
 
 
 class WrittenReport(EventVisitor):

@@ -159,6 +159,7 @@ class AreaNumber:
         by_name = state.by_name
         act = ctx.mechanics.action.act
         emit = ctx.emit
+        decisions = ctx.decisions
         rng = ctx.rng
         tie_die = self.tie_die
         # The fighters not yet selected this round, as bits of the state's
@@ -231,7 +232,8 @@ class AreaNumber:
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
             chosen_bit = chosen.bit
             pending &= ~chosen_bit
-            emit(turn_selected(turn, chosen.name, chosen.square, top, tuple(ranked), rule))
+            if decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
+                emit(turn_selected(turn, chosen.name, chosen.square, top, tuple(ranked), rule))
             act(ctx, chosen)
 
 
@@ -438,20 +440,20 @@ class SupportAndAction(NoInnateSkills):
             cctx = CondContext(ctx.state, f)
             chosen = next((c for c in recovers if f.clause_active(c.line) and c.when(cctx)), None)
             if chosen is not None:
-                ctx.emit(support(ctx.state.turn, f.name, "recover", first, chosen.line, None, "R-D20-TURN-3"))
+                support_event(ctx, f, "recover", first, chosen.line, None)
                 ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
                 return True
         wants, decided = judge_step(ctx, f, attacked)
         blocker = shift_blocker(ctx.state, f) if wants else None
         if wants and blocker is None:
-            ctx.emit(support(ctx.state.turn, f.name, "shift", first, None, None, "R-D20-TURN-3"))
+            support_event(ctx, f, "shift", first, None, None)
             self.shift(ctx, f, attacked, decided)
             return True
         if f.hp < f.max_hp:
-            ctx.emit(support(ctx.state.turn, f.name, "recover", first, None, blocker, "R-D20-TURN-3"))
+            support_event(ctx, f, "recover", first, None, blocker)
             ctx.gain_hp(f, ability_of(f, self.recover), f.name, "", cause="recover")
             return True
-        ctx.emit(support(ctx.state.turn, f.name, "none", first, None, blocker, "R-D20-TURN-3"))
+        support_event(ctx, f, "none", first, None, blocker)
         return False
 
     def shift(self, ctx: Resolution, f: Fighter, attacked: bool, decided: Decision | None = None) -> None:
@@ -472,9 +474,20 @@ class SupportAndAction(NoInnateSkills):
                 reason = stayed
                 break
             steps += 1
-            last = ctx.events[-1]
-            line = last.line if isinstance(last, E.Moved) else line
-        ctx.emit(move_end(ctx.state.turn, f.name, "shift", steps, points - steps, reason, line, "R-D20-MOVE-1"))
+            if ctx.decisions:  # the line of the last step, for move_end
+                last = ctx.events[-1]
+                line = last.line if isinstance(last, E.Moved) else line
+        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
+            ctx.emit(move_end(ctx.state.turn, f.name, "shift", steps, points - steps, reason, line, "R-D20-MOVE-1"))
+
+
+def support_event(ctx: Resolution, f: Fighter, kind: str, first: bool, line: int | None, stuck: str | None) -> None:
+    """R-D20-TURN-3's ``support`` event: which support ``f`` takes and why
+    not a shift (``stuck``).  A decision event (events.DECISION_TYPES): its
+    effect is the ``heal`` or ``moved`` events that follow, and only
+    ``--explain`` writes it, so a lean resolution does not build it."""
+    if ctx.decisions:
+        ctx.emit(support(ctx.state.turn, f.name, kind, first, line, stuck, "R-D20-TURN-3"))
 
 
 #: The walk's order, moving clauses' lines and target filters (``walk_order``).

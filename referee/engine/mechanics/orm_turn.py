@@ -151,7 +151,8 @@ class SimpleMain:
     def _simple_phase(self, ctx: Resolution, f: Fighter) -> None:
         """R-ORM-ACT-2: a pattern switch, then maintain starts, then moves."""
         uses = self.spec.simple_uses
-        ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="simple", uses=uses))
+        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
+            ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="simple", uses=uses))
         n = 0
         before = f.active
         select_pattern(ctx, f)
@@ -169,8 +170,9 @@ class SimpleMain:
 
     def _simple_use(self, ctx: Resolution, f: Fighter, n: int, kind: str, skill: str | None,
                     start: Square, end: Square, steps: int) -> None:
-        ctx.emit(E.SimpleUse(turn=ctx.turn, actor=f.name, n=n, kind=kind, skill=skill, from_square=start,
-                             to_square=end, steps=steps, rule="R-ORM-ACT-3" if kind == "move" else "R-ORM-ACT-2"))
+        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
+            ctx.emit(E.SimpleUse(turn=ctx.turn, actor=f.name, n=n, kind=kind, skill=skill, from_square=start,
+                                 to_square=end, steps=steps, rule="R-ORM-ACT-3" if kind == "move" else "R-ORM-ACT-2"))
 
     def _maintain_starts(self, ctx: Resolution, f: Fighter, n: int, uses: int) -> int:
         """R-ORM-ACT-2 (2): the maintain entries in the R-PLAN-5 order fixed
@@ -252,7 +254,8 @@ class SimpleMain:
     def _main_phase(self, ctx: Resolution, f: Fighter) -> None:
         """R-ORM-ACT-4: the skill walk without maintain entries, the normal
         attack last; the first entry used ends it; then R-ORM-SUP-2."""
-        ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="main", uses=1))
+        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
+            ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="main", uses=1))
         mark = len(ctx.events)
         walk(ctx, f, MAIN_PHASE_WALK)
         used = next((e for e in ctx.events[mark:] if isinstance(e, E.SkillUsed) and e.actor == f.name), None)
