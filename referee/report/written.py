@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.events import EXTEND_MAX
+from referee.engine.events import DECISION_TYPES, EXTEND_MAX, PatternSelected
 from referee.report.boardview import BoardView, board_picture, square_text
 from referee.report.markup import Markup
 from referee.report.messages import MESSAGES, message, skill_label, team_label, word
@@ -48,8 +48,9 @@ DETAIL_TYPES = frozenset({"chance_roll", "panel_used"})
 #: Decision events whose sentence is only written with ``explain`` (their
 #: handlers return at once otherwise); the render loop skips them in one set
 #: lookup, with no call -- most of a battle's events (issue 18, item 4).
-EXPLAIN_ONLY_TYPES = frozenset({"panels_reset", "skill_order", "skill_passed", "targets_chosen", "stayed",
-                                "turn_selected", "support", "move_end", "phase_start", "simple_use"})
+#: Every decision event but ``pattern_selected``, whose switch is always
+#: written: the engine's list (``events.DECISION_TYPES``) is the one copy.
+EXPLAIN_ONLY_TYPES: frozenset[str] = DECISION_TYPES - {PatternSelected.TYPE}
 
 
 class WrittenReport(EventVisitor):
