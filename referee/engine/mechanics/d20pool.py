@@ -36,7 +36,7 @@ from referee.engine.d20pool_events import (
 from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import Decision, decide_step, move_step, pick_move, reach, take_step
-from referee.engine.panels import plan_payment
+from referee.engine.panels import entry_payment
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import candidates, pick
@@ -524,7 +524,6 @@ def judge_walk(ctx: Resolution, f: Fighter,
     # the passes are written only as decision events (write_walk_start):
     # a lean resolution keeps none
     keep = ctx.decisions
-    panels = f.panels[f.active]
     skills = f.skills
     for entry in order:
         skill = skills[entry]
@@ -534,7 +533,7 @@ def judge_walk(ctx: Resolution, f: Fighter,
         elif (barring or skill.is_maintain) and (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
             if keep:
                 passes.append((entry, *barred))
-        elif (base := plan_payment(panels, skill.cost)) is None:
+        elif (base := entry_payment(f, entry)) is None:  # as the walk pays (its cost slots, kept)
             if keep:
                 passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
