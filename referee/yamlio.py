@@ -467,6 +467,23 @@ class _NodePositions(Mapping[FieldPath, Position]):
         return len(self._nodes)
 
 
+def _tagged_scalar(tag: str, text: str) -> Any:
+    """A plain scalar's value from its resolved ``tag``, for the two fast
+    paths (:func:`_load_plain`, :func:`_load_simple`): text, a whole number
+    ``int()`` reads exactly, a null or a bool; raises :class:`_Unsure` for
+    any other (floats, timestamps, odd integer forms: the general path's)."""
+    if tag == _STR_TAG:
+        return text
+    if tag == _INT_TAG:
+        if _PLAIN_INT.match(text):
+            return int(text)
+    elif tag == _NULL_TAG:
+        return None
+    elif tag == _BOOL_TAG:
+        return _BOOL_VALUES[text.lower()]
+    raise _Unsure
+
+
 def _load_plain(text: str, file: str) -> YamlDocument | None:
     """The document when ``text`` is plain YAML, else ``None`` (the general
     path decides, and writes every diagnostic).
@@ -502,16 +519,7 @@ def _load_plain(text: str, file: str) -> YamlDocument | None:
         tag = node.tag
         kind = type(node)
         if kind is yaml.ScalarNode:
-            if tag == _STR_TAG:
-                return node.value
-            if tag == _INT_TAG:
-                if _PLAIN_INT.match(node.value):
-                    return int(node.value)
-            elif tag == _NULL_TAG:
-                return None
-            elif tag == _BOOL_TAG:
-                return _BOOL_VALUES[node.value.lower()]
-            raise _Unsure
+            return _tagged_scalar(tag, node.value)
         if kind is yaml.MappingNode and tag == _MAP_TAG:
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
@@ -606,16 +614,7 @@ def _simple_value(text: str) -> Any:
     Remembered in :data:`_SIMPLE_VALUES` (bounded; texts of at most
     :data:`_RESOLVED_TEXT_MAX` characters), which callers read first."""
     tag = _SIMPLE_RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
-    if tag == _STR_TAG:
-        value: Any = text
-    elif tag == _INT_TAG and _PLAIN_INT.match(text):
-        value = int(text)
-    elif tag == _NULL_TAG:
-        value = None
-    elif tag == _BOOL_TAG:
-        value = _BOOL_VALUES[text.lower()]
-    else:
-        raise _Unsure
+    value = _tagged_scalar(tag, text)
     if len(text) <= _RESOLVED_TEXT_MAX:
         if len(_SIMPLE_VALUES) >= _RESOLVED_MAX:
             _SIMPLE_VALUES.clear()
