@@ -83,6 +83,34 @@ def test_r_orm_act_3_the_goal_is_drawn_once_per_move() -> None:
     assert [d for d in rng.log if d[0] == "ties"][:3] == [("ties", "choice", 1)] + [("ties", "choice", 0)] * 2
 
 
+def test_r_orm_act_3_a_move_that_stops_at_once_draws_no_goal() -> None:
+    """R-ORM-ACT-3: a move "fixes its goal (a tie drawn on `ties`) [clarified:
+    only when the first step is taken; a move whose stop test holds at its
+    start draws no goal and nothing on `ties`]".  Walker plans ``move toward
+    nearest enemy`` and shares c3 with Ann and Bo, equally near (0): the
+    stop test (R-MOVE-8: goal reached) holds for either, so Walker stays
+    ``arrived`` and no goal is drawn."""
+    walker = orm_fighter("Walker", "c3", plan="move toward nearest enemy\nnever use normal-attack\n")
+    black = [orm_fighter(n, "c3", plan=HOLD_PLAN) for n in ("Ann", "Bo")]
+    record, rng = orm_run(orm_battle([walker], black))
+    assert [e.reason for e in of(record, E.Stayed, actor="Walker")] == ["arrived"]
+    assert not moved(record, "Walker")
+    assert [d for d in rng.log if d[0] == "ties"] == []
+
+
+def test_r_orm_act_3_the_goal_of_a_move_toward_clause_is_drawn_at_its_first_step() -> None:
+    """R-ORM-ACT-3: when the move does step, its goal is drawn then, before
+    the step's own tie: Ann (a3) and Bo (e3) are both 4 steps from Walker on
+    c1; ``ties`` 1 takes Bo, then the tied first step toward e3 (c2 N, d1 E)
+    takes index 0: c2, and the goal stays Bo for the move."""
+    walker = orm_fighter("Walker", "c1", plan="move toward nearest enemy\nnever use normal-attack\n")
+    black = [orm_fighter("Ann", "a3", plan=HOLD_PLAN), orm_fighter("Bo", "e3", plan=HOLD_PLAN)]
+    record, rng = orm_run(orm_battle([walker], black), {"ties": [1, 0]})
+    first = of(record, E.Moved, actor="Walker")[:2]
+    assert [(str(e.from_square), str(e.to_square), e.toward) for e in first] == [("c1", "c2", "Bo"), ("c2", "d2", "Bo")]
+    assert [d for d in rng.log if d[0] == "ties"][:2] == [("ties", "choice", 1), ("ties", "choice", 0)]
+
+
 # ------------------------------------------------------------------ R-ORM-MOVE-1
 
 
