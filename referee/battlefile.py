@@ -28,7 +28,7 @@ from typing import Any
 
 from referee.board import InvalidSquareError, Square, parse_square, square_name
 from referee.confine import UnsafePathError, confine, read_resolved, read_untrusted_text, resolve_below
-from referee.diagnostics import Diagnostic, ReferError, has_errors
+from referee.diagnostics import Diagnostic, ReferError, has_errors, position_key
 from referee.limits import MAX_SEED_CHARS
 from referee.mechanicspec import ORM_TERRAIN, SOUL_TERRAIN, WIZ_SIZE, feature_providers, terrain_fields
 from referee.plan.parser import parse_plan_remembered
@@ -226,7 +226,7 @@ def load_battle(path: str | Path) -> tuple[Battle | None, list[Diagnostic]]:
     loader = _BattleLoader(doc, Path(path))
     battle = loader.load()
     diags += loader.diags
-    diags = sorted(set(diags), key=lambda d: (d.file, d.line, d.column, d.code, d.message))
+    diags = sorted(set(diags), key=position_key)
     if has_errors(diags):
         return None, diags
     return battle, diags

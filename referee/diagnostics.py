@@ -10,13 +10,13 @@ and a caret.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Iterable, Literal, Sequence
 
 Severity = Literal["error", "warning"]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Diagnostic:
     """One problem found in one input file.
 
@@ -100,14 +100,34 @@ def _visible(text: str) -> str:
     return printable(text)
 
 
+def position_key(diag: Diagnostic) -> tuple[str, int, int, str, str]:
+    """The order diagnostics are shown in: file, line, column, then code and
+    message (fields that are never None, so any two compare)."""
+    return diag.file, diag.line, diag.column, diag.code, diag.message
+
+
+def distinct(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic once, first seen first: one file reached twice (a
+    sheet's plan also named on the command line) reports its problems once."""
+    return list(dict.fromkeys(diagnostics))
+
+
+def with_source_lines(diagnostics: Iterable[Diagnostic], text: str) -> list[Diagnostic]:
+    """``diagnostics`` of the file whose text is ``text``, each without a
+    source line given the one it points at (for the caret)."""
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+    return [replace(d, source_line=lines[d.line - 1]) if d.source_line is None and 0 < d.line <= len(lines) else d
+            for d in diagnostics]
+
+
 def format_diagnostics(diagnostics: Iterable[Diagnostic]) -> str:
     """All diagnostics, sorted by file and position, one block each."""
-    return "\n".join(format_diagnostic(d) for d in sorted(diagnostics))
+    return "\n".join(format_diagnostic(d) for d in sorted(diagnostics, key=position_key))
 
 
 def diagnostics_to_json(diagnostics: Iterable[Diagnostic]) -> str:
     """The ``--format json`` rendering: a JSON list in file/position order."""
-    text = json.dumps([d.to_json() for d in sorted(diagnostics)], ensure_ascii=False, indent=2)
+    text = json.dumps([d.to_json() for d in sorted(diagnostics, key=position_key)], ensure_ascii=False, indent=2)
     # A file name with undecodable bytes carries lone surrogates: written as
     # JSON escapes, so the output is still UTF-8 (and still JSON).
     return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 from referee.confine import PathProblem, UnsafePathError, confine, read_untrusted, read_untrusted_text
 from referee.mechanicspec import SOUL_SHEET
-from referee.diagnostics import Diagnostic, has_errors
+from referee.diagnostics import Diagnostic, has_errors, with_source_lines
 from referee.elements import Element, split_pattern
 from referee.plan import check_plan, parse_condition
 from referee.plan.parser import parse_plan_remembered
@@ -643,6 +643,8 @@ def _plan_diagnostics(parts: _SheetParts, ruleset: Ruleset, doc: YamlDocument,
         plan_diags += _checked_plan(plan, parts, ruleset, known_characters)
     if inline:
         plan_diags = [_shift(d, parts, doc) for d in plan_diags]
+    else:  # the plan file's own lines under the caret, as checking the plan alone shows them
+        plan_diags = with_source_lines(plan_diags, parts.plan_text)
     return out + plan_diags
 
 

@@ -73,3 +73,38 @@ def test_a_sheet_checked_alone_may_use_a_plan_elsewhere_in_the_working_folder(
     assert main(["check", "sheets/a.yaml"]) == 0
     assert main(["check", "sheets/b.yaml"]) == 1
     assert "error[plan-outside]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_check_a_sheet_and_its_plan_named_together_report_each_error_once(
+        fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``referee check SHEET.yaml PLAN.plan`` where the sheet names that plan
+    and the plan has errors: "All errors in a file are reported"
+    (interfaces.md) -- each once, with its source line and caret, and no
+    traceback (the plan is read twice: through the sheet and on its own)."""
+    (tmp_path / "k.plan").write_text("use rest first when hp <= 4\nuse fireball first\nuse rest frist\n", "utf-8")
+    (tmp_path / "k.yaml").write_text("name: Kagura\nabilities: {body: 3, reflex: 3, intellect: 3}\n"
+                                     "patterns: [火火水]\nskills: [rest, eruption]\nplan: k.plan\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--format", fmt, "k.yaml", "k.plan"]) == 1
+    out = capsys.readouterr()
+    if fmt == "json":
+        data = json.loads(out.out)
+        assert [(d["file"], d["line"], d["code"]) for d in data] == [("k.plan", 2, "unknown-skill"),
+                                                                      ("k.plan", 3, "unexpected-end")]
+        return
+    assert out.err.count("error[") == 2 and "failed: 2 file(s), 2 error(s)" in out.err
+    assert "k.plan:2:5: error[unknown-skill]: unknown skill 'fireball'\n    use fireball first\n        ^\n" in out.err
+
+
+def test_diagnostics_that_differ_only_in_hint_or_source_line_sort_without_error() -> None:
+    """The diagnostics' order is file, line, column, code, message: fields that
+    are never None, so any two diagnostics compare."""
+    from referee.diagnostics import Diagnostic, diagnostics_to_json, format_diagnostics
+
+    plain = Diagnostic("a.plan", 2, 5, "unknown-skill", "unknown skill 'fireball'")
+    shown = Diagnostic("a.plan", 2, 5, "unknown-skill", "unknown skill 'fireball'", hint="did you mean?",
+                       source_line="use fireball first")
+    first = Diagnostic("a.plan", 1, 1, "x", "y")
+    assert format_diagnostics([plain, shown, first]).startswith("a.plan:1:1: error[x]: y")
+    assert [d["line"] for d in json.loads(diagnostics_to_json([shown, plain, first]))] == [1, 2, 2]

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from referee.confine import UnsafePathError, confine, problem_diagnostic, read_untrusted_text
-from referee.diagnostics import Diagnostic, diagnostics_to_json, format_diagnostics, has_errors
+from referee.diagnostics import (
+    Diagnostic, diagnostics_to_json, distinct, format_diagnostics, has_errors, with_source_lines,
+)
 
 EXAMPLE = """examples:
   referee check plans/*.plan             plans alone (no sheet-dependent checks)
@@ -50,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.lint:
         from referee.app.lint import lint_files
 
-        diags += lint_files(args.files, args.ruleset)
+        diags = distinct(diags + lint_files(args.files, args.ruleset))
     if args.format == "json":
         print(diagnostics_to_json(diags))
     elif diags:
@@ -85,13 +87,14 @@ def _checked(files: Sequence[str]) -> str:
 
 
 def check_files(files: Sequence[str], ruleset_name: str = "tcgt") -> list[Diagnostic]:
-    """Every diagnostic of ``files``, each checked by the kind its name says."""
+    """Every diagnostic of ``files``, each checked by the kind its name says,
+    each once (a plan named beside the sheet that names it is read twice)."""
     out: list[Diagnostic] = []
     ruleset, ruleset_diags = _ruleset(ruleset_name)
     out += ruleset_diags
     for name in files:
         out += check_file(name, ruleset)
-    return out
+    return distinct(out)
 
 
 def check_file(name: str, ruleset: Any) -> list[Diagnostic]:
@@ -137,18 +140,7 @@ def check_plan_file(path: Path, ruleset: Any) -> list[Diagnostic]:
     board = ruleset.map if ruleset is not None else None
     features = ruleset.features if ruleset is not None else None
     diags += check_plan(plan, catalog=catalog, board=board, features=features)
-    return _with_sources(diags, text)
-
-
-def _with_sources(diags: list[Diagnostic], text: str) -> list[Diagnostic]:
-    """Fill in the source line of diagnostics that lack it (for the caret)."""
-    lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
-    out = []
-    for d in diags:
-        if d.source_line is None and 0 < d.line <= len(lines):
-            d = Diagnostic(d.file, d.line, d.column, d.code, d.message, d.hint, d.severity, lines[d.line - 1])
-        out.append(d)
-    return out
+    return with_source_lines(diags, text)
 
 
 def _ruleset(name: str) -> tuple[Any, list[Diagnostic]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.board import Square, square_name
@@ -22,16 +23,21 @@ class MovePick:
     the automatic approach, R-MOVE-3/6) and its goal.  ``goal`` is a
     ``move toward`` clause's character, drawn when picked; R-MOVE-6 fills in
     the enemy it draws on its first step.  ORM's move (R-ORM-ACT-3) keeps one
-    pick for all its steps; tcgt picks again before its one step."""
+    pick for all its steps, and draws a ``move toward`` goal only on its
+    first step: until then ``goal`` is None and ``goals`` are the equally
+    near characters it is drawn from.  tcgt picks again before its one step."""
 
     clause: Clause | None
     goal: Fighter | None = None
+    goals: Sequence[Fighter] = ()
 
 
-def pick_move(b: Resolution, f: Fighter) -> MovePick:
+def pick_move(b: Resolution, f: Fighter, *, draw_goal: bool = True) -> MovePick:
     """R-MOVE-7: the first active move clause whose condition holds (a
     ``move toward`` that names no one does not apply, R-MOVE-8), its goal
-    drawn on ``ties``; else the automatic approach."""
+    drawn on ``ties``; else the automatic approach.  ``draw_goal=False``
+    (R-ORM-ACT-3): the goal is left to the first step (:func:`decide_step`),
+    so a move whose stop test holds at its start draws nothing."""
     moves = f.plan.moves
     if not moves:
         return MovePick(None)  # no move clause: the automatic approach (R-MOVE-3/6)
@@ -40,10 +46,12 @@ def pick_move(b: Resolution, f: Fighter) -> MovePick:
         if not f.clause_active(c.line) or not c.when(ctx):
             continue
         if isinstance(c, MoveToward):
-            goal = _toward_target(b, f, c)
-            if goal is None:
+            goals = _toward_targets(b, f, c)
+            if not goals:
                 continue  # R-MOVE-8: names no one -> does not apply
-            return MovePick(c, goal)
+            if not draw_goal:
+                return MovePick(c, None, goals)
+            return MovePick(c, choose(b.rng, "ties", goals))
         return MovePick(c)
     return MovePick(None)
 
@@ -117,25 +125,27 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
         if isinstance(clause, Hold):
             return (), "hold", "", line, "R-MOVE-7"
         if isinstance(clause, MoveToward):
-            assert isinstance(goal, Fighter)
-            if goal.square == f.square:
-                return (), "arrived", "", line, "R-MOVE-8"
-            if clause.then_use is not None:
-                skill = b.ruleset.catalog.get(clause.then_use)
-                if st.metric.in_range(f.square, goal.square, skill.range):
-                    return (), "in_reach", "", line, "R-MOVE-8"
+            if goal is None:
+                # R-ORM-ACT-3: the goal is drawn only when the move steps: a
+                # stop for one of the equally near goals draws none
+                for g in pick.goals:
+                    stop = _stop_toward(b, f, g.square, clause.then_use, line)
+                    if stop is not None:
+                        return stop
+                goal = pick.goal = choose(b.rng, "ties", pick.goals)
+            else:
+                stop = _stop_toward(b, f, goal.square, clause.then_use, line)
+                if stop is not None:
+                    return stop
             return _step_toward(b, f, goal.square, "clause", goal.name, line, "R-MOVE-8", last)
         if isinstance(clause, MoveTo):
             assert clause.square is not None
             dest = clause.square
             if not st.graph.contains(dest) and b.state.kept is not None:
                 dest = b.state.kept.clamp(dest)  # R-NARROW-4
-            if dest == f.square:
-                return (), "arrived", "", line, "R-MOVE-8"
-            if clause.then_use is not None:
-                skill = b.ruleset.catalog.get(clause.then_use)
-                if st.metric.in_range(f.square, dest, skill.range):
-                    return (), "in_reach", "", line, "R-MOVE-8"
+            stop = _stop_toward(b, f, dest, clause.then_use, line)
+            if stop is not None:
+                return stop
             return _step_toward(b, f, dest, "clause", square_name(dest), line, "R-MOVE-8", last)
         if isinstance(clause, KeepAway):
             return _keep_away(b, f, line)
@@ -163,6 +173,16 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
     goal_f = choose(b.rng, "ties", tied)
     pick.goal = goal_f
     return _step_toward(b, f, goal_f.square, "auto", goal_f.name, None, "R-MOVE-6", last)
+
+
+def _stop_toward(b: Resolution, f: Fighter, dest: Square, then_use: str | None, line: int | None) -> Decision | None:
+    """R-MOVE-8's stop test toward ``dest``: there already (``arrived``), or
+    within the ``then use`` skill's range of it (``in_reach``); None: step."""
+    if dest == f.square:
+        return (), "arrived", "", line, "R-MOVE-8"
+    if then_use is not None and b.state.metric.in_range(f.square, dest, b.ruleset.catalog.get(then_use).range):
+        return (), "in_reach", "", line, "R-MOVE-8"
+    return None
 
 
 def reach(f: Fighter) -> int:
@@ -194,17 +214,20 @@ def _never_innate(f: Fighter, s: Skill) -> bool:
         for g in f.plan.gates)
 
 
-def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
+def _toward_targets(b: Resolution, f: Fighter, c: MoveToward) -> Sequence[Fighter]:
+    """R-MOVE-8: the characters a ``move toward`` clause may go toward, the
+    equally nearest, roster order (the goal is drawn among them on
+    ``ties``); empty: the clause names no one and does not apply."""
     st = b.state
     if c.who is MoveGoal.NAMED:
         t = st.by_name.get(c.name or "")
         seen = t is not None and (not t.down or (st.revivable and t.team == f.team))
-        return t if t is not None and seen and t is not f else None
+        return [t] if t is not None and seen and t is not f else []
     # R-D20-KO-2: where a KO can be healed, `move toward` an ally sees a KO
     # ally at its return area.
     if c.who is MoveGoal.NEAREST_ENEMY:
         enemies = st.enemies_of(f)
-        return choose(b.rng, "ties", nearest_enemies(b, f, enemies)[0]) if enemies else None
+        return nearest_enemies(b, f, enemies)[0] if enemies else []
     if st.revivable:
         pool = [a for a in st.fighters if a.team == f.team and a is not f]
     else:  # the living allies: the army's bits less ``f``, roster order (issue 18)
@@ -212,11 +235,10 @@ def _toward_target(b: Resolution, f: Fighter, c: MoveToward) -> Fighter | None:
     if c.who is MoveGoal.ALLY_MATCHING:
         pool = targets_where(c.match, st, f, None, pool)
     if not pool:
-        return None
+        return []
     d = {p.name: _dist(b, f, f.square, p.square) for p in pool}
     near = min(d.values())
-    tied = [p for p in pool if d[p.name] == near]
-    return choose(b.rng, "ties", tied)
+    return [p for p in pool if d[p.name] == near]
 
 
 def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],

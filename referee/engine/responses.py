@@ -304,9 +304,11 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
         # (``element._value_``: the enum's value as stored, where ``.value``
         # is a Python-level property call at every hit, issue 18)
         assert check is not None
-        printed = mechanics.damage.damage(b, use, target, check)
         reduce = defend(b, target, user, element, rec) if rec is not None else 0
         reduce += mechanics.damage.armour(b, target, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
+        # the amount after the defences: a rolled amount's event comes just
+        # before the hit's ``damage`` (R-ORM-EV-1), as a counter hit's does
+        printed = mechanics.damage.damage(b, use, target, check)
         dealt = b.lose_hp(target, printed - reduce, "skill", actor=user.name, skill=skill.id,
                           element=element._value_, printed=printed,
                           reduced=min(reduce, printed), rule="R-TURN-3")

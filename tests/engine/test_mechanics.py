@@ -15,9 +15,10 @@ from __future__ import annotations
 import ast
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -288,17 +289,21 @@ def test_the_scripted_rng_scripts_die_faces() -> None:
 # ------------------------------------------------------------------ contracts
 
 
-def movement_contract(movement: Movement, state: BattleState, mover: Fighter, dst: Square) -> None:
+def movement_contract(movement: Movement, state: BattleState, mover: Fighter, dst: Square,
+                      tie_order: Callable[[Square], Any] | None = None) -> None:
     """What every ``Movement`` must keep, whatever its rules: steps are areas
     of the map next to the mover, in canonical order (R-RNG-1), never the
     mover's own area; a step toward ``dst`` is a legal step that shortens the
-    route by one; no step when already there."""
+    route by one, the tied ones in the order their draw reads them
+    (``tie_order``; default R-RNG-1's square order); no step when already
+    there."""
     steps = movement.legal_steps(state, mover)
     assert all(state.graph.contains(s) for s in steps)
     assert list(steps) == sorted(steps) and mover.square not in steps
     assert len(set(steps)) == len(steps)
     toward = movement.toward(state, mover, dst)
-    assert list(toward) == sorted(toward) and set(toward) <= set(steps)
+    assert list(toward) == sorted(toward, key=tie_order) and set(toward) <= set(steps)
+    assert len(set(toward)) == len(toward)
     length = movement.route_length(state, mover, mover.square, dst)
     if dst == mover.square:
         assert toward == () and length == 0

@@ -225,6 +225,27 @@ def test_r_ext_7_the_first_applying_extend_decides_so_by_0_switches_a_later_max_
     assert len(u.targets) == 1 and len(u.panels) == 2
 
 
+def test_r_ext_9_hits_count_only_the_extras_the_plan_asks_for() -> None:
+    """R-EXT-9 [clarified]: ""Hits the most" counts the primary plus the extras
+    the use would actually take: no more than the plan asks for (`extend X by
+    N`: N ...), so two primaries that both reach the plan's number tie."  U on
+    a1, Firecracker (range 2) with panels for two extras, ``extend
+    firecracker by 1``: Far (c3) has two in its group (Left b3, Twin c3),
+    Near (b1) one (Side c1); every primary reaches 1 + 1 = 2, so the default
+    preference decides: Near, the nearest, with Side.  Counting Far's whole
+    group would have taken Far (or Left or Twin, 3 "hits" each)."""
+    text = "extend firecracker by 1\n" + HOLD
+    foes = [fighter(n, sq, "", plan=plan(HOLD))
+            for n, sq in (("Near", "b1"), ("Side", "c1"), ("Far", "c3"), ("Left", "b3"), ("Twin", "c3"))]
+    rng = ScriptedRng(strict=True)
+    rec = resolve_battle(battle([fighter("U", "a1", "firecracker", "火火火", plan=plan(text))], foes),
+                         ruleset(turn_limit=1), 1, rng=rng)
+    chosen = [t for t in of(rec, E.TargetsChosen) if t.actor == "U"]
+    assert [(t.targets, t.extend_requested, t.extended) for t in chosen] == [(("Near", "Side"), 1, 1)]
+    assert [(u.targets, len(u.panels)) for u in of(rec, E.SkillUsed)] == [(("Near", "Side"), 2)]
+    assert rng.log == []
+
+
 # ------------------------------------------------------------- flags, maintain
 
 

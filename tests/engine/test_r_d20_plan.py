@@ -238,6 +238,26 @@ def test_r_d20_push_1_a_push_is_no_hit_and_counts_as_the_action() -> None:
     assert [t.hit for t in of(record, E.HitTest)] == [False] and not of(record, E.Ridden)
 
 
+def test_r_d20_turn_3_grapple_after_shift() -> None:
+    """R-D20-TURN-1/-2 with -TURN-3: Grappler has no enemy in its area, so no
+    action can be taken now and the support comes first: a shift of 2
+    (reflex 3) from a1 by b2 into Target's c3.  "The action is exactly one
+    of: the first push or grapple clause ... that holds and has a target" --
+    now Target, so Grappler grapples (body 3d20: 15 >= 11), and those are
+    the dice the check draws, not the next character's."""
+    setup = battle([fighter("Grappler", "a1", "", plan=plan("grapple"))],
+                   [fighter("Target", "c3", "", plan=plan("hold position"))], order=["Grappler", "Target"])
+    record, rng = d20(setup, checks=[15, 2, 2])
+    turn = [e.TYPE for e in record.events if getattr(e, "actor", getattr(e, "target", None)) in ("Grappler", "Target")
+            and e.TYPE in ("support", "moved", "move_end", "d20_check", "hit_test", "status_applied")]
+    assert turn == ["support", "moved", "moved", "move_end", "d20_check", "hit_test", "status_applied", "support"]
+    assert [(m.actor, m.to_square) for m in of(record, E.Moved)] == [("Grappler", sq("b2")), ("Grappler", sq("c3"))]
+    check = of(record, E.D20Check)[0]
+    assert (check.actor, check.check, check.dice, check.achievement) == ("Grappler", "grapple", (15, 2, 2), 15)
+    assert [(s.target, s.status, s.actor) for s in of(record, E.StatusApplied)] == [("Target", "grapple", "Grappler")]
+    assert rng.remaining() == {}
+
+
 # ------------------------------------------------------------------ KO and revival
 
 

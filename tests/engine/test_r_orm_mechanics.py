@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.board import Square, parse_square
+from referee.board import DIRECTIONS, Square, direction_between, parse_square
 from referee.describe import describe_ruleset
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord, BattleSetup, resolve_battle
@@ -241,8 +241,9 @@ def test_r_orm_move_1_parameters_are_checked_where_written(tmp_path: Path) -> No
 @given(data=st.data())
 def test_r_orm_move_1_blocking_steps_keep_the_movement_contract_and_never_pass_an_enemy(data: st.DataObject) -> None:
     """The Movement contract (tests/engine/test_mechanics.py) holds with
-    enemies on the map, and no step toward a goal enters an enemy's area
-    unless that area is the goal (R-ORM-MOVE-1)."""
+    enemies on the map, tied steps in direction order N, E, S, W, and no
+    step toward a goal enters an enemy's area unless that area is the goal
+    (R-ORM-MOVE-1)."""
     movement = BlockingSteps()
     width, height = data.draw(st.integers(1, 7)), data.draw(st.integers(1, 7))
     graph = MapGraph(width, height, movement.adjacency)
@@ -253,7 +254,7 @@ def test_r_orm_move_1_blocking_steps_keep_the_movement_contract_and_never_pass_a
                for i, sq in enumerate(enemy_squares)]
     state = BattleState([me, *enemies], graph, Manhattan())
     dst = data.draw(st.sampled_from(squares))
-    movement_contract(movement, state, me, dst)
+    movement_contract(movement, state, me, dst, lambda s: DIRECTIONS.index(direction_between(me.square, s)))
     held = set(enemy_squares) - {dst}
     assert not held & set(movement.toward(state, me, dst))
 

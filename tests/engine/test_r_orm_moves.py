@@ -1,14 +1,17 @@
-"""Conformance scenarios for two readings of ORM movement: a simple-phase move
-fixes its clause and goal once at its start (R-ORM-ACT-3), and a last step --
-tcgt's one step after the walk in the ``house-orm-movement`` mix -- never ends
-in a full area of the mover's side (R-ORM-MOVE-2).  Fixed squares and order,
-scripted RNG, assertions on events."""
+"""Conformance scenarios for readings of ORM movement: a simple-phase move
+fixes its clause and goal once, when it takes its first step (R-ORM-ACT-3);
+tied steps are drawn in direction order N, E, S, W (R-ORM-MOVE-1); and a last
+step -- tcgt's one step after the walk in the ``house-orm-movement`` mix --
+never ends in a full area of the mover's side (R-ORM-MOVE-2).  Fixed squares
+and order, scripted RNG, assertions on events."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from referee.engine import events as E
 from referee.engine.battle import BattleRecord
@@ -63,20 +66,72 @@ def test_r_orm_act_3_the_clause_is_fixed_at_the_move_start_when_its_condition_fl
 def test_r_orm_act_3_the_goal_is_drawn_once_per_move() -> None:
     """R-ORM-ACT-3: the move "fixes its goal (a tie drawn on `ties`)".  West
     (a3) and East (e3) are both 4 steps from Walker on c1, so R-MOVE-6 draws
-    one on ``ties`` (index 1: East); the first step's two equal candidates are
-    drawn next (index 1: c2).  On c2 the two enemies tie again (3 steps
-    each), but the goal was fixed at the move's start: the next ``ties`` draw
-    (index 0) is the second step's (d2, toward East), not a new goal (index 0
-    would be West)."""
+    one on ``ties`` (index 1: East); the first step's two equal candidates,
+    in direction order c2 (N) and d1 (E) (R-ORM-MOVE-1), are drawn next
+    (index 0: c2).  On c2 the two enemies tie again (3 steps each), but the
+    goal was fixed at the move's start: no goal is drawn there (the next
+    draw, index 0, would be West) and the second step goes on to d2, toward
+    East; that draw is the second move's tied step."""
     walker = orm_fighter("Walker", "c1")
     black = [orm_fighter("West", "a3", plan=HOLD_PLAN), orm_fighter("East", "e3", plan=HOLD_PLAN)]
     record, rng = orm_run(orm_battle([walker], black, ["Walker", "West", "East"]),
-                          {"ties": [1, 1, 0], "checks": [1, 2, 3, 3, 3, 3]})
+                          {"ties": [1, 0, 0], "checks": [1, 2, 3, 3, 3, 3]})
     first = of(record, E.Moved, actor="Walker")[:2]
     assert [(str(e.from_square), str(e.to_square), e.toward) for e in first] == [
         ("c1", "c2", "East"), ("c2", "d2", "East")]
     assert simple_moves(record, "Walker")[0] == ("c1", "d2", 2)
-    assert [d for d in rng.log if d[0] == "ties"][:3] == [("ties", "choice", 1)] * 2 + [("ties", "choice", 0)]
+    assert [d for d in rng.log if d[0] == "ties"][:3] == [("ties", "choice", 1)] + [("ties", "choice", 0)] * 2
+
+
+def test_r_orm_act_3_a_move_that_stops_at_once_draws_no_goal() -> None:
+    """R-ORM-ACT-3: a move "fixes its goal (a tie drawn on `ties`) [clarified:
+    only when the first step is taken; a move whose stop test holds at its
+    start draws no goal and nothing on `ties`]".  Walker plans ``move toward
+    nearest enemy`` and shares c3 with Ann and Bo, equally near (0): the
+    stop test (R-MOVE-8: goal reached) holds for either, so Walker stays
+    ``arrived`` and no goal is drawn."""
+    walker = orm_fighter("Walker", "c3", plan="move toward nearest enemy\nnever use normal-attack\n")
+    black = [orm_fighter(n, "c3", plan=HOLD_PLAN) for n in ("Ann", "Bo")]
+    record, rng = orm_run(orm_battle([walker], black))
+    assert [e.reason for e in of(record, E.Stayed, actor="Walker")] == ["arrived"]
+    assert not moved(record, "Walker")
+    assert [d for d in rng.log if d[0] == "ties"] == []
+
+
+def test_r_orm_act_3_the_goal_of_a_move_toward_clause_is_drawn_at_its_first_step() -> None:
+    """R-ORM-ACT-3: when the move does step, its goal is drawn then, before
+    the step's own tie: Ann (a3) and Bo (e3) are both 4 steps from Walker on
+    c1; ``ties`` 1 takes Bo, then the tied first step toward e3 (c2 N, d1 E)
+    takes index 0: c2, and the goal stays Bo for the move."""
+    walker = orm_fighter("Walker", "c1", plan="move toward nearest enemy\nnever use normal-attack\n")
+    black = [orm_fighter("Ann", "a3", plan=HOLD_PLAN), orm_fighter("Bo", "e3", plan=HOLD_PLAN)]
+    record, rng = orm_run(orm_battle([walker], black), {"ties": [1, 0]})
+    first = of(record, E.Moved, actor="Walker")[:2]
+    assert [(str(e.from_square), str(e.to_square), e.toward) for e in first] == [("c1", "c2", "Bo"), ("c2", "d2", "Bo")]
+    assert [d for d in rng.log if d[0] == "ties"][:2] == [("ties", "choice", 1), ("ties", "choice", 0)]
+
+
+# ------------------------------------------------------------------ R-ORM-MOVE-1
+
+
+@pytest.mark.parametrize("goal, path", [
+    ("e5", ["c4", "d4", "e4", "e5"]),  # NE: N, then E
+    ("a5", ["c4", "b4", "a4", "a5"]),  # NW: N, then W
+    ("e1", ["d3", "d2", "d1", "e1"]),  # SE: E, then S
+    ("a1", ["c2", "b2", "a2", "a1"]),  # SW: S, then W (the same as square order)
+])
+def test_r_orm_move_1_tied_steps_are_drawn_in_direction_order(goal: str, path: list[str]) -> None:
+    """R-ORM-MOVE-1: "when |dx| = |dy| the two steps tie and R-RNG-1 draws on
+    `ties` (candidates in direction order N, E, S, W)".  Walker (移動力 2)
+    goes from c3 to a square two files and two ranks away: each of its two
+    moves starts on a diagonal and draws; ``ties`` 0 then 1 take the first,
+    then the second tied step in direction order.  Square order (rank by
+    rank) would differ on the NE, NW and SE approaches."""
+    walker = orm_fighter("Walker", "c3", plan=f"move to {goal}\nnever use normal-attack\n")
+    record, rng = orm_run(orm_battle([walker], [orm_fighter("Foe", "h8", plan=HOLD_PLAN)]), {"ties": [0, 1]},
+                          strict=True)
+    assert [to for _, to in moved(record, "Walker")] == path
+    assert rng.remaining() == {}
 
 
 # ------------------------------------------------------------------ R-ORM-MOVE-2 in the house mix

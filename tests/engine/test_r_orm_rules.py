@@ -587,3 +587,25 @@ def test_r_orm_ev_1_new_events_serialise_and_read_as_a_gm_posts_them() -> None:
     text = message("en", "orm.check.action", actor="Pyra", skill="Eruption", ability="intellect", count=3, x=3,
                    dice="[5,4,2]", support="", critical="", fumble="", value=14)
     assert text == "Pyra: Eruption, intellect 3d6+3 [5,4,2]+3 = 14"
+
+
+def test_r_orm_ev_1_damage_roll_comes_after_the_defence_reaction() -> None:
+    """R-ORM-EV-1: `damage_roll` comes "Just before the hit's `damage`": after
+    the target's defences (R-TURN-3 step 2), for a hit as for a counter hit.
+    Kai's normal attack hits Ava (6+5+4+3 = 18 against 1+1+2+3 = 7); her
+    readied Avenger reduces it (`reaction`, kind defence), then the roll
+    2 + (1+1) = 4, then `damage` 4 − 1 = 3.  Her counter (6+6+2+3 = 27,
+    critical, against 9) rolls 2 + (3+4) + 10 = 19 just before its `damage`."""
+    setup = orm_battle([orm_fighter("Kai", "c3", patterns="水水水", skills="rest")],
+                       [orm_fighter("Ava", "c3", patterns="地地地", skills="avenger", plan=HOLD_PLAN)])
+    record, rng = orm_run(setup, {"checks": [6, 5, 4, 1, 1, 2, 6, 6, 2, 1, 2, 3], "damage": [1, 1, 3, 4]})
+    start = next(i for i, e in enumerate(record.events) if isinstance(e, E.SkillUsed) and e.actor == "Kai")
+    seen = [(e.TYPE, getattr(e, "kind", None) or getattr(e, "cause", None) or getattr(e, "role", None))
+            for e in record.events[start:] if e.TYPE in ("reaction", "damage_roll", "damage", "nd6_check")]
+    assert seen[:8] == [
+        ("nd6_check", "action"), ("nd6_check", "reaction"), ("reaction", "defence"), ("damage_roll", "skill"),
+        ("damage", "skill"), ("reaction", "counter"), ("nd6_check", "action"), ("nd6_check", "reaction")]
+    assert seen[8:10] == [("damage_roll", "counter"), ("damage", "counter")]
+    assert [(e.target, e.amount, e.printed, e.reduced) for e in of(record, E.Damage)][:2] == [
+        ("Ava", 3, 4, 1), ("Kai", 19, 19, 0)]
+    assert rng.remaining() == {}

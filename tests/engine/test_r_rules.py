@@ -35,6 +35,43 @@ def test_r_turn_9_the_cap_ends_a_draw() -> None:
     assert rec.result.winner == "draw" and rec.result.turns == 3
 
 
+def test_r_turn_9_the_narrowing_then_the_goal_check_then_the_turn_limit() -> None:
+    """R-TURN-9 [clarified]: "At the end of a turn the order is: the narrowing
+    of that turn (R-NARROW-1..3), then the goal check (R-GOAL-1), then the turn
+    limit (this rule, or a ruleset's own `turn_limit`)".  A ruleset whose
+    `turn_limit` is 30 still narrows after turn 30: W1 and W2 on the edge are
+    pushed in and take their body (3) from 3 HP, so White is down to one of
+    three and Black wins by R-GOAL-1 in turn 30 -- not by the turn limit on a
+    3-3 head count."""
+    white = [fighter("W1", "a1", "", hp=3, plan=HOLD), fighter("W2", "a8", "", hp=3, plan=HOLD),
+             fighter("W3", "d4", "", plan=HOLD)]
+    black = [fighter(n, sq, "", plan=HOLD) for n, sq in (("B1", "d5"), ("B2", "e4"), ("B3", "e5"))]
+    rng = ScriptedRng(strict=True)
+    rec = resolve_battle(battle(white, black), ruleset(turn_limit=30), 1, rng=rng)
+    tail = [e.TYPE for e in rec.events if e.turn == 30 and e.TYPE in ("narrowing", "pushed", "damage", "down",
+                                                                      "battle_end")]
+    assert tail == ["narrowing", "pushed", "pushed", "damage", "damage", "down", "down", "battle_end"]
+    assert (rec.result.winner, rec.result.reason, rec.result.turns) == ("black", "army_reduced", 30)
+    assert rng.log == []
+
+
+def test_r_char_2_damage_amount_is_hp_lost_and_heal_amount_hp_gained() -> None:
+    """R-CHAR-2 with interfaces.md [clarified]: "`damage.amount` is the HP
+    actually lost and `heal.amount` the HP actually gained (never more than
+    the HP there was to lose or to regain), the dice or printed figure before
+    that cap in their own fields".  Rest (heal 3) on Wen, 1 HP short: amount
+    1; Slash (3) on Bo at 2 HP: amount 2, printed 3."""
+    white = [fighter("Med", "c3", "rest", "水", plan=HOLD), fighter("Ax", "c3", "slash", "剣", plan=HOLD),
+             fighter("Wen", "c3", "", hp=11, plan=HOLD)]
+    rng = ScriptedRng(strict=True)
+    rec = resolve_battle(battle(white, [fighter("Bo", "c3", "", body=1, hp=2, plan=HOLD)]), ruleset(turn_limit=1), 1,
+                         rng=rng)
+    assert [(e.target, e.amount, e.hp_after, e.cause) for e in of(rec, E.Heal)] == [("Wen", 1, 12, "skill")]
+    assert [(e.target, e.amount, e.printed, e.reduced, e.hp_after) for e in of(rec, E.Damage)] == [
+        ("Bo", 2, 3, 0, 0)]
+    assert rng.log == []
+
+
 def test_r_pan_3_left_front_rule() -> None:
     """R-PAN-3: "for each element needed, the leftmost unused panel of that element"."""
     rec = run(battle([fighter("A", "c3", "firecracker eruption", "剣火水火火", plan=HOLD)],

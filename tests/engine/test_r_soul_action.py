@@ -330,6 +330,40 @@ def test_r_soul_terr_2_an_object_is_attacked_on_order_and_destroyed() -> None:
     assert of(rec, E.SkillUsed)[0].targets == ("object:c1",)
 
 
+def _shrieker_at_an_object(plan: str, foe_square: str = "h8", foe_hp: int | None = None) -> Any:
+    setup = with_terrain(battle(white=[soul("A", "b1", "night-shrieker night-shrieker", patterns="風剣風剣風剣",
+                                            body=2, reflex=6, intellect=1, plan=f"attack object at c1\n{plan}\nfocus")],
+                                black=[soul("B", foe_square, "rest", patterns="水水水", hp=foe_hp)]),
+                         Terrain(objects=(TerrainObject(sq("c1"), 1, 1),)))
+    rec, _ = run(setup, checks=[6, 1, 1, 1, 1, 1])
+    return rec
+
+
+def test_r_soul_terr_2_use_only_when_target_holds_x_back_from_the_object() -> None:
+    """R-SOUL-TERR-2 [clarified]: use clauses' `target` conditions see no
+    candidate in an object, "so a `use X only when target …` clause is false
+    and holds X back from the object, exactly as with no candidate in range
+    (R-PLAN-5)".  No character is in range either: A uses nothing, rolls
+    nothing, and the object stands.  With B in range at 2 HP, the entry goes
+    on as usual and takes B."""
+    rec = _shrieker_at_an_object("use night-shrieker only when target hp <= 3")
+    assert of(rec, E.ObjectHit) == [] and of(rec, E.ObjectDestroyed) == []
+    assert [e for e in of(rec, E.SkillUsed) if e.actor == "A"] == []
+    assert [c for c in of(rec, E.D6Check) if c.actor == "A" and c.check == "attack"] == []
+    assert {(e.skill, e.reason) for e in of(rec, E.SkillPassed) if e.actor == "A"} == {("night-shrieker", "no_target")}
+    near = _shrieker_at_an_object("use night-shrieker only when target hp <= 3", "c2", 2)
+    assert of(near, E.ObjectHit) == []
+    assert [e.targets for e in of(near, E.SkillUsed) if e.actor == "A"] == [("B",)]
+
+
+def test_r_soul_terr_2_never_use_when_target_does_not_apply_to_the_object() -> None:
+    """R-SOUL-TERR-2 [clarified]: "`never use X when target …` does not apply"
+    to an object attack: A's Night Shrieker hits the object as ordered."""
+    rec = _shrieker_at_an_object("never use night-shrieker when target hp >= 1")
+    assert [(h.amount, h.strength_after) for h in of(rec, E.ObjectHit)] == [(1, 0)]
+    assert of(rec, E.SkillUsed)[0].targets == ("object:c1",)
+
+
 def test_r_soul_terr_2_melee_reaches_no_object_out_of_range() -> None:
     """R-SOUL-TERR-2: only an object "within the skill's range": Slash
     (range 0) never reaches c1 from b1, so the entry goes on as usual."""

@@ -128,6 +128,29 @@ def test_r_wiz_area_7_w2_the_troll_tiltwait_exactly_as_the_seed() -> None:
     assert hp(rec, "Berserker") == 12 and hp(rec, "C3") == 12
 
 
+def test_r_wiz_area_7_test_5_ranks_the_wanted_members_of_all_groups() -> None:
+    """R-WIZ-AREA-7 test 5: "Ranks follow the user's target preference
+    (R-PLAN-4), then distance, square and roster ... [clarified: the ranking
+    is over the wanted members of all groups only]".  Katino rolls 1: one
+    slot.  Near (c2, group A, number 1) and Hurt (a3, group B, number 1) are
+    the two legal selections, tied on tests 1-4; the Mage's ``target lowest
+    hp`` ranks Hurt (5 HP) first over both groups, so group B is taken --
+    not A, which numbers within each group (both 1) and then labels (test 6)
+    would pick."""
+    mage = wizard("Mage", "c1", "katino", "風風風", body=2, intellect=4, plan_text="target lowest hp\n")
+    near = wizard("Near", "c2", "rest", "水水水", plan_text=HOLD)
+    hurt = replace(wizard("Hurt", "a3", "rest", "水水水", plan_text=HOLD), hp=5)
+    rng = ScriptedRng({"area": [1]}, strict=True)
+    rec = resolve_battle(battle([mage], [near, hurt]), seed_ruleset(), 1, rng=rng)
+    groups = of(rec, E.AreaGroups)[0].groups
+    assert [(g["label"], [(m["name"], m["number"], m["role"]) for m in g["members"]]) for g in groups] == [
+        ("A", [("Near", 1, "wanted")]), ("B", [("Hurt", 1, "wanted")])]
+    sel = of(rec, E.AreaSelection)[0]
+    assert (sel.whole, sel.partial, sel.targets) == (("B",), None, ("Hurt",))
+    assert [(e.target, e.status) for e in of(rec, E.StatusApplied)] == [("Hurt", "freeze")]
+    assert rng.remaining() == {}
+
+
 def test_r_wiz_area_4_w2b_friendly_fire_risks_the_berserker() -> None:
     """W2b, 「味方を巻き添えにすれば…全てのトロールを対象とすることもできる」: with
     ``friendly fire`` the Berserker is risked: A, B, C whole, c = +4, E = ∅."""

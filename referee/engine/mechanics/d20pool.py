@@ -399,7 +399,7 @@ class SupportAndAction(NoInnateSkills):
     def act(self, ctx: Resolution, f: Fighter) -> None:
         begin_action(ctx, f)
         # R-D20-TURN-2: a push or grapple first (most plans have no such clause)
-        ride = ride_clause(ctx, f) if d20_clauses(f).rides and f.freeze <= 0 else None
+        ride = ride_now(ctx, f)
         if ride is not None:
             ride_action(ctx, f, *ride)
             if not f.down:
@@ -414,8 +414,15 @@ class SupportAndAction(NoInnateSkills):
             passes = judged[0]
             changed = self.support(ctx, f, False, first=True)
             if changed:
+                # R-D20-TURN-1/2: the action after the support is the whole
+                # action again -- a push or grapple clause the support made
+                # possible (a shift into reach) first, else the walk
                 if not f.down:
-                    walk(ctx, f, plain_policy(self.uses))
+                    ride = ride_now(ctx, f)
+                    if ride is not None:
+                        ride_action(ctx, f, *ride)
+                    else:
+                        walk(ctx, f, plain_policy(self.uses))
             elif ctx.decisions:  # the support changed nothing: the walk would pass every entry as judged
                 write_passes(ctx, f, prepared, passes)  # decision events only: none when lean
         if f.maintained and not f.down:  # maintenance returns at once with nothing maintained
@@ -597,6 +604,12 @@ def ride_clause(ctx: Resolution, f: Fighter) -> tuple[Ride, list[Fighter]] | Non
         if pool:
             return c, pool
     return None
+
+
+def ride_now(ctx: Resolution, f: Fighter) -> tuple[Ride, list[Fighter]] | None:
+    """R-D20-TURN-2: the push or grapple the action would be now (None: the
+    action is the skill walk's); a frozen character has none [decision]."""
+    return ride_clause(ctx, f) if d20_clauses(f).rides and f.freeze <= 0 else None
 
 
 def _general_preference(ctx: Resolution, f: Fighter) -> Preference:

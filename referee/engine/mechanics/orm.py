@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from referee.board import Direction, Square, euclidean_sq
+from referee.board import DIRECTIONS, Direction, Square, euclidean_sq
 from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import Movement, StayReason
 from referee.engine.mechanics.tcgt import StepMovement
@@ -75,7 +75,8 @@ class BlockingSteps:
     on the map.  An enemy in the mover's area does not hold it; Bind and
     sinking still do."  The step chosen among those on a shortest route is
     the one nearest the goal in straight-line distance (Euclidean), ties
-    drawn by the caller on ``ties`` in canonical order, as R-MOVE-5."""
+    drawn by the caller on ``ties`` among them in direction order (N, E, S,
+    W), not R-MOVE-5's square order."""
 
     adjacency: Adjacency = "rook"
     enemies_block: bool = True
@@ -130,7 +131,9 @@ class BlockingSteps:
             return ()
         on_route = [n for n in state.graph.neighbours(src) if to_dst.get(n) == total - 1]
         best = min(euclidean_sq(n, dst) for n in on_route)
-        return tuple(n for n in on_route if euclidean_sq(n, dst) == best)
+        tied = {n for n in on_route if euclidean_sq(n, dst) == best}
+        # R-ORM-MOVE-1: "candidates in direction order N, E, S, W" for the draw
+        return tuple(n for n in (src.offset(d.dx, d.dy) for d in DIRECTIONS) if n in tied)
 
     def route_length(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> int | None:
         return self._distances_to(state, mover, src, dst).get(src)

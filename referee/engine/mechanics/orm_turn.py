@@ -216,6 +216,8 @@ class SimpleMain:
         stands".  So the clause and goal are picked once (``pick_move``) and
         every step is the engine's step for that pick (``step_by``); a
         condition that flips mid-move changes nothing until the next move.
+        The goal is fixed (and drawn) only when the first step is taken: a
+        move whose stop test holds at its start draws nothing.
         It stops at a stop test or on entering an area holding an enemy, and
         ends on the last area of its path where the mover may stop (steps
         given back are not reported).
@@ -226,7 +228,7 @@ class SimpleMain:
         path = [f.square]
         mark = len(ctx.events)
         reason: str | None = None
-        pick = pick_move(ctx, f)
+        pick = pick_move(ctx, f, draw_goal=False)
         for _ in range(points):
             reason = step_by(ctx, f, pick, False, report_stay=False, last=False)
             if reason is not None:

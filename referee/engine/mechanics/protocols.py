@@ -98,7 +98,8 @@ class Movement(Protocol):
 
     def toward(self, state: BattleState, mover: Fighter, dst: Square) -> tuple[Square, ...]:
         """R-MOVE-5: the candidate next steps toward ``dst``; empty when there
-        or unreachable; several only when tied (the caller draws)."""
+        or unreachable; several only when tied, in the order the caller's
+        draw reads them (R-RNG-1's square order; R-ORM-MOVE-1: N, E, S, W)."""
         ...
 
     def route_length(self, state: BattleState, mover: Fighter, src: Square, dst: Square) -> int | None:

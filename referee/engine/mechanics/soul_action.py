@@ -25,7 +25,7 @@ from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import WalkPolicy, begin_action, maintenance, walk
-from referee.engine.clauses import AttackObject, StanceClause
+from referee.engine.clauses import AttackObject, StanceClause, UseOnly
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.mechanics.d20pool import PointsMovement
@@ -495,8 +495,14 @@ def attack_object(ctx: Resolution, f: Fighter, entry: int, skill: Skill, panels:
     SQ`` clause that holds, whose object stands and is within range: the
     check is made, no evasion; success lowers strength by max(0, printed -
     armour if physical); at 0 the object is removed.  Returns whether the
-    entry was used on an object."""
+    entry was used on an object.  A ``use X only when target …`` clause sees
+    no candidate in an object, so it is false and holds X back from it (the
+    entry then goes on as usual, R-PLAN-5); ``never use X when target …``
+    does not apply."""
     if not skill.is_attack or skill.damage <= 0 or skill.targets_allies:
+        return False
+    if any(isinstance(g, UseOnly) and g.targets_condition and g.skill == skill.id and f.clause_active(g.line)
+           for g in f.plan.gates):
         return False
     state = ctx.state
     clause: AttackObject | None = None
