@@ -1,0 +1,165 @@
+"""tournament.yaml's diagnostics, ``referee tournament pair|standings``,
+the NMR points, the re-checkable export, and the six-round example
+tournament rebuilt end to end by the commands."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.app.ledger import read_ledger
+from referee.app.tournament import load_tournament
+from referee.app.tourney import standings_of
+from referee.cli import main
+from referee.diagnostics import ReferError
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "fixtures" / "tournament"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def roster_copy(tmp_path: Path) -> Path:
+    """The fixture's roster without its rounds."""
+    out = tmp_path / "cup"
+    out.mkdir()
+    shutil.copy2(FIXTURE / "tournament.yaml", out / "tournament.yaml")
+    shutil.copytree(FIXTURE / "players", out / "players")
+    return out
+
+
+def played_copy(tmp_path: Path) -> Path:
+    out = tmp_path / "played"
+    shutil.copytree(FIXTURE, out)
+    return out
+
+
+def test_every_mistake_of_a_tournament_file_at_once_each_at_its_line(tmp_path: Path) -> None:
+    cup = roster_copy(tmp_path)
+    text = (cup / "tournament.yaml").read_text(encoding="utf-8")
+    text = text.replace("tiebreaks: [points, opponents-points, survivors, hp-margin, head-to-head, lot]",
+                        "tiebreaks: [points, lot, survivors]")
+    text = text.replace("timezone: Asia/Tokyo", "timezone: Mars/Olympus")
+    text = text.replace("players/bo/ash.yaml", "../outside.yaml")
+    text = text.replace("players/chen/bryn.yaml", "players/aiko/kagura.yaml")
+    text = text.replace("{id: emi,", "{id: dai,")
+    text = text.replace('deadline: "2026-12-15T20:00:00+09:00"', 'deadline: "2026-12-02T20:00:00+09:00"')
+    (cup / "tournament.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ReferError) as err:
+        load_tournament(cup)
+    found = {(d.code, d.line) for d in err.value.diagnostics}
+    lines = text.splitlines()
+
+    def line_of(words: str) -> int:
+        return next(i for i, line in enumerate(lines, 1) if words in line)
+
+    assert ("invalid-value", line_of("tiebreaks:")) in found  # lot is not last
+    assert ("unknown-timezone", line_of("timezone:")) in found
+    assert ("path-outside", line_of("../outside.yaml")) in found
+    assert ("sheet-owned-twice", line_of("{id: chen")) in found
+    assert ("duplicate-id", line_of("{id: dai, name: Emi")) in found
+    assert ("deadline-order", line_of("2026-12-02T20")) in found
+    assert all(d.column > 0 for d in err.value.diagnostics if d.code != "unknown-timezone" or d.line)
+
+
+def test_the_shape_is_checked_by_the_schema_with_located_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cup = roster_copy(tmp_path)
+    text = (cup / "tournament.yaml").read_text(encoding="utf-8").replace("format: swiss", "format: swis")
+    (cup / "tournament.yaml").write_text(text.replace("army_size: 2", "army_size: 2\narmy_sise: 3"), encoding="utf-8")
+    assert main(["tournament", "check", "-t", str(cup)]) == 1
+    err = capsys.readouterr().err
+    assert "tournament.yaml:4:9: error[invalid-value]: format must be one of swiss, round-robin, single-elimination" in err
+    assert "did you mean 'swiss'?" in err
+    assert "error[unknown-field]: unknown field 'army_sise'" in err and "did you mean 'army_size'?" in err
+
+
+def test_pair_writes_battle_files_that_check_and_refuses_to_pair_twice(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFEREE_SECRETS_DIR", str(tmp_path / "secrets"))
+    cup = roster_copy(tmp_path)
+    assert main(["tournament", "pair", "1", "-t", str(cup)]) == 0
+    first = (cup / "rounds/1/pairings.json").read_text()
+    data = json.loads(first)
+    assert [len(b["white"]["players"]) for b in data["battles"]] == [2, 2, 2]
+    for battle in sorted((cup / "rounds/1").glob("*.battle.yaml")):
+        assert main(["check", str(battle)]) == 0
+    assert main(["tournament", "pair", "2", "-t", str(cup)]) == 1  # round 1 has no results yet
+    assert main(["tournament", "pair", "1", "-t", str(cup)]) == 1  # already paired
+    assert main(["tournament", "pair", "1", "-t", str(cup), "--replace"]) == 0
+    assert (cup / "rounds/1/pairings.json").read_text() == first, "the same inputs give the same pairing"
+    assert main(["seeds", "commit", str(cup / "rounds/1")]) == 0
+    assert main(["tournament", "pair", "1", "-t", str(cup), "--replace"]) == 1  # committed: never again
+
+
+def test_the_standings_count_nmr_and_forfeit_points_from_the_intakes_field(tmp_path: Path) -> None:
+    """Round 1's standings.json as the mail intake writes it: Bo's plan was
+    missing and his last sheet reused; Kai forfeited."""
+    cup = played_copy(tmp_path)
+    t = load_tournament(cup)
+    before = standings_of(t, read_ledger(t)[0], 1)
+    path = cup / "rounds/1/reports/standings.json"
+    data = json.loads(path.read_text())
+    by_battle = {b["battle"]: b for b in data["battles"]}
+    pairs = json.loads((cup / "rounds/1/pairings.json").read_text())["battles"]
+    with_bo = next(b["battle"] for b in pairs if "bo" in [p["id"] for s in ("white", "black") for p in b[s]["players"]])
+    with_kai = next(b["battle"] for b in pairs if "kai" in [p["id"] for s in ("white", "black") for p in b[s]["players"]])
+    by_battle[with_bo]["nmr"] = [{"player": "bo", "policy": "reuse-last", "detail": "no plan"}]
+    by_battle[with_kai].setdefault("nmr", []).append({"player": "kai", "policy": "forfeit", "detail": "none"})
+    path.write_text(json.dumps(data))
+    after = standings_of(t, read_ledger(t)[0], 1)
+    points = {e.id: e.points for e in before.players}
+    now = {e.id: e for e in after.players}
+    assert now["bo"].points == points["bo"] + t.points.nmr and now["bo"].nmrs == 1
+    assert now["kai"].points == t.points.forfeit and now["kai"].forfeits == 1
+    assert {e.id: e.points for e in after.armies} == {e.id: e.points for e in before.armies}, \
+        "an army's points change only when all its players missed"
+
+
+def test_the_export_rechecks_and_a_tampered_one_does_not(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    export = FIXTURE / "standings" / "standings.json"
+    assert main(["tournament", "standings", "--from", str(export)]) == 0
+    assert "consistent" in capsys.readouterr().out
+    data = json.loads(export.read_text())
+    data["rounds"][2]["battles"][0]["winner"] = "draw" if data["rounds"][2]["battles"][0]["winner"] != "draw" else "white"
+    tampered = tmp_path / "standings.json"
+    tampered.write_text(json.dumps(data))
+    assert main(["tournament", "standings", "--from", str(tampered)]) == 1
+    assert "NOT consistent" in capsys.readouterr().err
+
+
+def test_the_lot_is_undecided_until_the_secret_is_revealed(tmp_path: Path) -> None:
+    cup = played_copy(tmp_path)
+    (cup / "rounds/6/seeds.reveal.json").unlink()
+    t = load_tournament(cup)
+    standing = standings_of(t, read_ledger(t)[0])
+    assert standing.lot_secret == "" and all(e.values["lot"] == "" for e in standing.players)
+    assert main(["tournament", "standings", "-t", str(cup), "-o", str(tmp_path / "s")]) == 0
+    assert "| undecided |" in (tmp_path / "s/standings.md").read_text()
+    revealed = standings_of(load_tournament(FIXTURE), read_ledger(load_tournament(FIXTURE))[0])
+    assert all(len(e.values["lot"]) == 8 for e in revealed.players)
+
+
+def test_japanese_tables_and_bbcode(tmp_path: Path) -> None:
+    assert main(["tournament", "standings", "-t", str(FIXTURE), "-o", str(tmp_path), "--lang", "ja"]) == 0
+    md = (tmp_path / "standings.md").read_text()
+    assert "第6回戦後の順位" in md and "対戦相手の得点" in md
+    bb = (tmp_path / "standings.bbcode").read_text()
+    assert "[table]" in bb and "[b]" not in bb.replace("[b][u]", "").replace("[/u][/b]", "").replace("[size=150][b]", "").replace("[/b][/size]", "")
+    assert "Léa ［b］x［/b］" in bb, "a name cannot open a BBCode tag"
+
+
+def test_the_example_tournament_is_rebuilt_by_the_commands_file_for_file(tmp_path: Path) -> None:
+    from build_tournament import build
+
+    out = tmp_path / "cup"
+    build(FIXTURE, out, site=False)
+    for part in ("rounds", "standings"):
+        want = {p.relative_to(FIXTURE).as_posix(): p.read_bytes() for p in sorted((FIXTURE / part).rglob("*"))
+                if p.is_file()}
+        got = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted((out / part).rglob("*")) if p.is_file()}
+        assert sorted(got) == sorted(want)
+        assert [name for name in want if want[name] != got[name]] == []
+    assert main(["seeds", "verify", str(out / "rounds/6")]) == 0
