@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from pathlib import Path
 
 import networkx as nx
@@ -34,11 +35,15 @@ def tournament(n: int, rounds: int, drops: dict[int, int]) -> Tournament:
                       armies=tuple(Army(p.id, (p,)) for p in players))
 
 
-def play(t: Tournament, rng: random.Random) -> list[RoundRecord]:
-    """Every round paired by :func:`plan_round` and given random results."""
+def play(t: Tournament, rng: random.Random, timings: list[float] | None = None) -> list[RoundRecord]:
+    """Every round paired by :func:`plan_round` and given random results
+    (``timings``: each pairing's seconds, for benchmarks/bench_tournament.py)."""
     ledger: list[RoundRecord] = []
     for spec in t.rounds:
+        start = time.perf_counter()
         paired = plan_round(t, spec.number, ledger)
+        if timings is not None:
+            timings.append(time.perf_counter() - start)
         battles = []
         for b in paired.battles:
             winner = rng.choice(("white", "black", "draw"))
