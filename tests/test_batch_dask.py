@@ -84,9 +84,14 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 proc.wait()
 
 
-def test_a_200_battle_round_on_dask_gives_the_local_pools_reports(cluster: str, tmp_path: Path) -> None:
+def test_a_200_battle_round_on_dask_gives_the_local_pools_reports(cluster: str, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A committed round: every battle's seed comes from the secret, on the
+    organiser's machine, before the battle travels to a worker."""
+    monkeypatch.setenv("REFEREE_SECRETS_DIR", str(tmp_path / "secrets"))
     folder = tmp_path / "round"
     make_round(folder, 200)
+    assert main(["seeds", "commit", str(folder)]) == 0
     local, dasked = tmp_path / "local", tmp_path / "dask"
     formats = "json,text"
     assert main(["batch", str(folder), "--jobs", "2", "-o", str(local), "--formats", formats]) == 1  # the broken one
@@ -103,3 +108,4 @@ def test_a_200_battle_round_on_dask_gives_the_local_pools_reports(cluster: str, 
     broken = [b for b in standings["battles"] if b["status"] != "ok"]
     assert [(b["battle"], b["status"]) for b in broken] == [("zz-broken.battle.yaml", "invalid")]
     assert "nobody.yaml" in broken[0]["error"]
+    assert standings["seed_commitment"] and all(b["seed"] != 1000 for b in standings["battles"][:1])

@@ -138,6 +138,7 @@ def test_chromium_opens_the_index_a_round_a_replay_and_a_player(browser: str, si
     index = dom(browser, site / "index.html")
     assert "<h1>Winter Cup 2026</h1>" in index and 'href="players/fox.html"' in index
     assert "&lt;b&gt;Fox &amp; \"Co\"&lt;/b&gt;" in index, "the name is text in the browser's tree, not a tag"
+    assert '<span class="reader-local">' in dom(browser, site / "rounds/6.html"), "the deadline in the reader's time"
     round_page = dom(browser, site / "rounds/2.html")
     assert 'href="../battles/2/t1.html"' in round_page
     replay = dom(browser, site / "battles/2/t1.replay.html", "#keys=End")

@@ -74,6 +74,8 @@ def test_the_shape_is_checked_by_the_schema_with_located_messages(tmp_path: Path
     assert "tournament.yaml:4:9: error[invalid-value]: format must be one of swiss, round-robin, single-elimination" in err
     assert "did you mean 'swiss'?" in err
     assert "error[unknown-field]: unknown field 'army_sise'" in err and "did you mean 'army_size'?" in err
+    assert main(["check", str(cup / "tournament.yaml")]) == 1, "referee check knows a tournament file too"
+    assert "unknown field 'army_sise'" in capsys.readouterr().err
 
 
 def test_pair_writes_battle_files_that_check_and_refuses_to_pair_twice(tmp_path: Path,

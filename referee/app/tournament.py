@@ -34,7 +34,7 @@ from referee.textcheck import name_problem
 from referee.yamlio import YamlDocument, read_yaml_file, schema_diagnostics
 
 __all__ = ["TOURNAMENT_FILE", "TIEBREAKS", "Army", "Player", "Points", "Costs", "Round", "Tournament",
-           "load_tournament", "read_tournament"]
+           "load_tournament", "read_tournament", "check_tournament_file"]
 
 #: The file a tournament folder holds (``referee tournament ... FOLDER`` finds it).
 TOURNAMENT_FILE = "tournament.yaml"
@@ -151,6 +151,15 @@ def read_tournament(path: str | Path) -> tuple[YamlDocument | None, list[Diagnos
         return None, diags + [doc.diagnostic((), "wrong-type", "a tournament file is a mapping with name, format, "
                                                                "players and rounds")]
     return doc, diags + schema_diagnostics(doc, "tournament")
+
+
+def check_tournament_file(path: str | Path) -> list[Diagnostic]:
+    """Every diagnostic of a tournament file (``referee check tournament.yaml``)."""
+    try:
+        load_tournament(path)
+    except ReferError as err:
+        return list(err.diagnostics)
+    return []
 
 
 def load_tournament(path: str | Path) -> Tournament:
