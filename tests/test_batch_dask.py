@@ -16,6 +16,7 @@ from typing import Iterator
 import pytest
 
 from referee.cli import main
+from reporthelpers import tree
 
 ROUND = Path(__file__).resolve().parent.parent / "fixtures" / "round"
 SHEETS = sorted(p.name for p in (ROUND / "sheets").glob("*.yaml"))
@@ -36,10 +37,6 @@ def make_round(folder: Path, battles: int) -> None:
             encoding="utf-8")
     (folder / "zz-broken.battle.yaml").write_text(
         "title: Broken\nteams:\n  white: [sheets/nobody.yaml]\n  black: [sheets/ash.yaml]\n", encoding="utf-8")
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ Chromium opens the index, a round, a battle's replay and a player page."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -19,7 +18,8 @@ import html5lib
 import pytest
 
 from referee.cli import main
-from referee.report.browser import HEADLESS_FLAGS, find_chromium
+from referee.report.browser import HEADLESS_FLAGS
+from reporthelpers import tree
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "tournament"
 #: The roster's names made to break pages: a tag, an ampersand, quotes, BBCode.
@@ -111,19 +111,8 @@ def test_visibility_after_tournament_holds_back_reports_plans_and_sheets(tmp_pat
 def test_the_same_files_give_the_same_site(site: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     assert main(["site", str(FIXTURE), "-o", str(again)]) == 0
-    first = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
-    second = {p.relative_to(again).as_posix(): p.read_bytes() for p in again.rglob("*") if p.is_file()}
-    assert first == second
+    assert tree(site) == tree(again)
 
-
-@pytest.fixture(scope="module")
-def browser() -> str:
-    found = find_chromium()
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is required in CI (apt-get install -y chromium)")
-        pytest.skip("chromium is not installed (apt-get install -y chromium); not in CI")
-    return found
 
 
 def dom(browser: str, page: Path, fragment: str = "") -> str:

@@ -16,6 +16,7 @@ from referee.app.tournament import load_tournament
 from referee.app.tourney import standings_of
 from referee.cli import main
 from referee.diagnostics import ReferError
+from reporthelpers import tree
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "tournament"
@@ -159,9 +160,7 @@ def test_the_example_tournament_is_rebuilt_by_the_commands_file_for_file(tmp_pat
     out = tmp_path / "cup"
     build(FIXTURE, out, site=False)
     for part in ("rounds", "standings"):
-        want = {p.relative_to(FIXTURE).as_posix(): p.read_bytes() for p in sorted((FIXTURE / part).rglob("*"))
-                if p.is_file()}
-        got = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted((out / part).rglob("*")) if p.is_file()}
+        want, got = tree(FIXTURE / part), tree(out / part)
         assert sorted(got) == sorted(want)
         assert [name for name in want if want[name] != got[name]] == []
     assert main(["seeds", "verify", str(out / "rounds/6")]) == 0
