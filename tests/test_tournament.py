@@ -164,3 +164,62 @@ def test_the_example_tournament_is_rebuilt_by_the_commands_file_for_file(tmp_pat
         assert sorted(got) == sorted(want)
         assert [name for name in want if want[name] != got[name]] == []
     assert main(["seeds", "verify", str(out / "rounds/6")]) == 0
+
+
+def small_tournament(tmp_path: Path, fmt: str, players: int, rounds: int, extra: str = "") -> Path:
+    """``players`` players of one fixture sheet each, in a ``fmt`` tournament."""
+    cup = tmp_path / fmt
+    sheets = sorted((FIXTURE / "players").rglob("*.yaml"))[:players]
+    lines = [f"name: {fmt} cup", f"format: {fmt}", *([extra] if extra else []), "players:"]
+    for i, sheet in enumerate(sheets):
+        target = cup / "players" / f"p{i}" / sheet.name
+        target.parent.mkdir(parents=True)
+        shutil.copy2(sheet, target)
+        lines.append(f"  - {{id: p{i}, sheets: [players/p{i}/{sheet.name}]}}")
+    lines.append("rounds:")
+    lines += [f"  - {{folder: rounds/{r}, deadline: '2026-12-0{r}T20:00:00Z'}}" for r in range(1, rounds + 1)]
+    (cup / "tournament.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return cup
+
+
+def play_round(cup: Path, number: int) -> dict[str, object]:
+    assert main(["tournament", "pair", str(number), "-t", str(cup)]) == 0
+    pairings = json.loads((cup / f"rounds/{number}/pairings.json").read_text())
+    if pairings["battles"]:
+        assert main(["batch", str(cup / f"rounds/{number}"), "--jobs", "1", "--formats", "json"]) == 0
+    else:
+        (cup / f"rounds/{number}/reports").mkdir()
+        (cup / f"rounds/{number}/reports/standings.json").write_text('{"battles": []}')
+    return pairings  # type: ignore[no-any-return]
+
+
+def test_a_single_elimination_bracket_is_played_to_its_final(tmp_path: Path) -> None:
+    cup = small_tournament(tmp_path, "single-elimination", 5, 3, "draw_rule: [survivors, hp, seed]")
+    first = play_round(cup, 1)
+    assert [s["army"] for s in first["byes"]] == ["p0", "p1", "p2"]  # type: ignore[index]
+    assert [(b["white"]["army"], b["black"]["army"]) for b in first["battles"]] == [("p3", "p4")]  # type: ignore[index]
+    t = load_tournament(cup)
+    winner = next(iter(b.side(b.winner).army if b.winner != "draw" else "" for b in read_ledger(t)[0][0].battles))
+    second = play_round(cup, 2)
+    met = [{b["white"]["army"], b["black"]["army"]} for b in second["battles"]]  # type: ignore[index]
+    assert {"p1", "p2"} in met, "seeds 2 and 3 meet in the semi-final"
+    assert any("p0" in pair for pair in met), "seed 1 meets the first round's winner"
+    if winner:
+        assert {"p0", winner} in met
+    final = play_round(cup, 3)
+    assert len(final["battles"]) == 1 and not final["byes"]  # type: ignore[arg-type]
+    assert main(["tournament", "pair", "3", "-t", str(cup), "--replace"]) == 1, "a resolved round is never re-paired"
+
+
+def test_a_round_robin_meets_everyone_once(tmp_path: Path) -> None:
+    cup = small_tournament(tmp_path, "round-robin", 3, 3)
+    pairs = []
+    for number in (1, 2, 3):
+        pairing = play_round(cup, number)
+        assert len(pairing["battles"]) == 1 and len(pairing["byes"]) == 1  # type: ignore[arg-type]
+        pairs += [frozenset((b["white"]["army"], b["black"]["army"])) for b in pairing["battles"]]  # type: ignore[index]
+    assert sorted(map(sorted, pairs)) == [["p0", "p1"], ["p0", "p2"], ["p1", "p2"]]
+    t = load_tournament(cup)
+    standing = standings_of(t, read_ledger(t)[0])
+    assert sum(e.byes for e in standing.players) == 3
+    assert sum(e.played for e in standing.players) == 6

@@ -224,13 +224,17 @@ def write_round(t: Tournament, paired: PairedRound, *, replace_existing: bool = 
     """Write the round's folder: sheets (new ones only), the house ruleset,
     one battle file per table, ``pairings.json`` last.
 
-    :raises ReferError: the round is already paired (without ``replace_existing``) or committed.
+    :raises ReferError: the round is already paired (without ``replace_existing``),
+        committed or resolved.
     """
     spec = t.round(paired.number)
     folder = t.path(spec.folder)
     if (folder / COMMITMENT_FILE).exists():
         raise _fail(t, "round-committed", f"round {paired.number}'s seeds are committed; its battles can no longer "
                                           "change", hint="a committed round is paired once, before the commitment")
+    if (t.path(spec.reports) / "standings.json").exists():
+        raise _fail(t, "round-resolved", f"round {paired.number} has results ({spec.reports}/standings.json); "
+                                         "its battles can no longer change")
     old = find_battles(folder) if folder.is_dir() else []
     if (old or (folder / PAIRINGS_FILE).exists()) and not replace_existing:
         raise _fail(t, "round-paired", f"round {paired.number} is already paired ({spec.folder})",

@@ -28,7 +28,8 @@ pair N reads every earlier round's results (pairings.json, the reports'
 standings.json and JSON reports) and writes ROUND/t1.battle.yaml ...,
 ROUND/sheets/PLAYER/ (each player's sheets, copied unless the round already
 holds them) and ROUND/pairings.json. The same files give the same pairing.
-A round is paired once; --replace pairs it again until its seeds are committed.
+A round is paired once; --replace pairs it again until its seeds are committed
+or its results are in.
 
 standings writes per-player and per-army tables with every tie-break's value
 (Markdown, BBCode, --lang ja) and standings.json: the rules, the roster, every
@@ -55,7 +56,8 @@ def register(subparsers: Any) -> None:
                               epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     pair.add_argument("round", type=int, metavar="N", help="the round to pair (1 is the first)")
     pair.add_argument("--replace", action="store_true",
-                      help="pair a round again (its old battle files are removed); refused once its seeds are committed")
+                      help="pair a round again (its old battle files are removed); refused once its seeds are "
+                           "committed or its results are in")
     standings = actions.add_parser("standings", parents=[where], help="per-player and per-army standings",
                                    epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     standings.add_argument("--round", type=int, metavar="N", help="the standings after round N (default: the last "
