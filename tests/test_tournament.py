@@ -5,6 +5,7 @@ tournament rebuilt end to end by the commands."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -49,6 +50,8 @@ def test_every_mistake_of_a_tournament_file_at_once_each_at_its_line(tmp_path: P
     text = text.replace("{id: emi,", "{id: dai,")
     text = text.replace('deadline: "2026-12-15T20:00:00+09:00"', 'deadline: "2026-12-02T20:00:00+09:00"')
     (cup / "tournament.yaml").write_text(text, encoding="utf-8")
+    (cup / "players/gil/hana.yaml").unlink()
+    os.mkfifo(cup / "players/gil/hana.yaml")  # never opened: a FIFO would block the reader
     with pytest.raises(ReferError) as err:
         load_tournament(cup)
     found = {(d.code, d.line) for d in err.value.diagnostics}
@@ -63,6 +66,7 @@ def test_every_mistake_of_a_tournament_file_at_once_each_at_its_line(tmp_path: P
     assert ("sheet-owned-twice", line_of("{id: chen")) in found
     assert ("duplicate-id", line_of("{id: dai, name: Emi")) in found
     assert ("deadline-order", line_of("2026-12-02T20")) in found
+    assert ("file-not-found", line_of("players/gil/hana.yaml")) in found
     assert all(d.column > 0 for d in err.value.diagnostics if d.code != "unknown-timezone" or d.line)
 
 

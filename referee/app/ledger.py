@@ -29,7 +29,9 @@ from typing import Any, Mapping
 
 from referee.app.seeds import COMMITMENT_FILE, read_commitment, revealed_secret
 from referee.app.tournament import Tournament
+from referee.confine import UnsafePathError, read_untrusted
 from referee.diagnostics import Diagnostic, ReferError
+from referee.limits import MAX_REPORT_BYTES
 
 __all__ = ["PAIRINGS_FILE", "NMR_POLICIES", "Side", "BattleRecord", "RoundRecord", "read_ledger", "ledger_json",
            "ledger_from_json", "read_pairings", "read_round", "round_json"]
@@ -108,10 +110,24 @@ def _error(file: Path | str, code: str, message: str, hint: str | None = None) -
     return Diagnostic(str(file), 0, 0, code, message, hint=hint)
 
 
+def _read(path: Path) -> bytes:
+    """A file the referee wrote into a round, read as any input is (regular
+    files only, within the report size limit: round folders are shared).
+
+    :raises FileNotFoundError: it is not there; :raises UnsafePathError: it cannot be read safely.
+    """
+    if not path.exists():
+        raise FileNotFoundError(path)
+    return read_untrusted(path, limit=MAX_REPORT_BYTES)
+
+
 def _load_json(path: Path, diags: list[Diagnostic], what: str) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(_read(path))
     except FileNotFoundError:
+        return None
+    except UnsafePathError as err:
+        diags.append(_error(path, "bad-file", f"cannot read {what}: {err.problem.message}"))
         return None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         diags.append(_error(path, "bad-file", f"cannot read {what}: {err}"))
@@ -160,13 +176,16 @@ def _result(battle: BattleRecord, row: Mapping[str, Any], reports: Path, diags: 
     stem = battle.battle.rsplit(".battle.", 1)[0]
     path = reports / f"{stem}.json"
     try:
-        raw = path.read_bytes()
+        raw = _read(path)
         report = json.loads(raw)
         final = report["result"]["final"]
         characters = report["inputs"]["characters"]
     except FileNotFoundError:
         diags.append(_error(path, "no-json-report", f"{battle.battle} was resolved, but its JSON report is missing",
                             hint="run referee batch with --formats including json (the default)"))
+        return battle
+    except UnsafePathError as err:
+        diags.append(_error(path, "bad-file", f"cannot read the JSON report of {battle.battle}: {err.problem.message}"))
         return battle
     except (OSError, ValueError, KeyError, TypeError) as err:
         diags.append(_error(path, "bad-file", f"cannot read the JSON report of {battle.battle}: {err}"))

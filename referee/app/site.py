@@ -35,7 +35,9 @@ from referee.app.pipeline import write_atomic
 from referee.app.ranking import Standings
 from referee.app.tournament import Round, Tournament
 from referee.app.tourney import standings_document, standings_of, table_rows
+from referee.confine import read_untrusted, read_untrusted_text
 from referee.diagnostics import Diagnostic
+from referee.limits import MAX_REPORT_BYTES
 from referee.report import render
 from referee.report.forum import BBCodeMarkup
 from referee.report.messages import MESSAGES, message, team_label
@@ -151,7 +153,7 @@ class _Site:
         base = f"battles/{record.number}/{stem}"
         if public:
             path = self.t.path(self.t.round(record.number).reports) / f"{stem}.json"
-            raw = path.read_text(encoding="utf-8")
+            raw = read_untrusted(path, limit=MAX_REPORT_BYTES).decode("utf-8")
             report = report_from_json(json.loads(raw))
             text = render(report, "text", self.lang)
             self.files[f"{base}.replay.html"] = render(report, "html", self.lang)
@@ -183,10 +185,10 @@ class _Site:
                                  Cell(self.say("site.bye")), Cell(""), Cell("")])
         shown = []
         for number, rel in sheets:
-            path = self.t.path(self.t.round(number).folder) / rel
-            if path.is_file():
-                shown.append({"name": self.say("site.sheet", name=Path(rel).name, round=number),
-                              "text": path.read_text(encoding="utf-8", errors="replace")})
+            folder = self.t.path(self.t.round(number).folder)
+            text, _ = read_untrusted_text(folder / rel, folder, shown=rel)
+            if text is not None:  # a sheet gone, or no longer a file: its page lists the battles only
+                shown.append({"name": self.say("site.sheet", name=Path(rel).name, round=number), "text": text})
         self.page(f"players/{pid}.html", "player.html",
                   p={"name": p.name, "army": p.army, "rank": f"{entry.rank}{'=' if entry.tied else ''}",
                      "points": entry.points, "record": entry.record(), "dropped": p.drop},

@@ -28,11 +28,12 @@ from referee.app.pipeline import write_atomic
 from referee.app.ranking import Entry, Rules, Standings, lot_value, rank
 from referee.app.seeds import COMMITMENT_FILE
 from referee.app.tournament import Points, Tournament
-from referee.confine import UnsafePathError, confine
+from referee.confine import UnsafePathError, confine, read_untrusted
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.report.markup import Markup
 from referee.report.messages import message
 from referee.ruleset import is_builtin_name
+from referee.textfile import decode_text
 from referee.yamlio import load_yaml
 
 __all__ = ["PairedRound", "rules_of", "plan_round", "write_round", "standings_of", "standings_document",
@@ -191,19 +192,24 @@ def _battle_file(t: Tournament, paired: PairedRound, battle: BattleRecord, table
     return "\n".join(lines) + "\n"
 
 
-def _copy_new(source: Path, target: Path, root: Path) -> None:
-    """Copy ``source`` (confined to the tournament's folder) to ``target``
-    unless ``target`` exists: a file the round already holds stays."""
-    if target.exists():
-        return
-    real = confine(source, root)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, real.read_text(encoding="utf-8"))
+def _copy_new(source: Path, target: Path, root: Path) -> bytes:
+    """Copy ``source`` (a regular file inside the tournament's folder, within
+    the input size limit) to ``target`` unless ``target`` exists: a file the
+    round already holds stays.  Returns what was read.
+
+    :raises UnsafePathError: the source is outside, not a regular file, or too large.
+    """
+    raw = read_untrusted(source, root)
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, raw.decode("utf-8", "replace"))
+    return raw
 
 
-def _plan_file(sheet: Path) -> str | None:
+def _plan_file(sheet: bytes, shown: str) -> str | None:
     """The plan file a sheet names (``plan: kagura.plan``), else None."""
-    doc, _ = load_yaml(sheet.read_text(encoding="utf-8"), str(sheet))
+    text, _ = decode_text(sheet, shown)
+    doc, _ = load_yaml(text, shown) if text is not None else (None, [])
     plan = doc.data.get("plan") if doc is not None and isinstance(doc.data, dict) else None
     return plan if isinstance(plan, str) and "\n" not in plan.strip() and plan.strip().endswith(".plan") else None
 
@@ -247,8 +253,7 @@ def write_round(t: Tournament, paired: PairedRound, *, replace_existing: bool = 
             for sheet in p.sheets:
                 source = t.path(sheet)
                 target = folder / "sheets" / p.id / source.name
-                _copy_new(source, target, t.root)
-                plan = _plan_file(confine(source, t.root))
+                plan = _plan_file(_copy_new(source, target, t.root), sheet)
                 if plan is not None:
                     _copy_new(source.parent / plan, target.parent / plan, t.root)
         if not is_builtin_name(t.ruleset):
