@@ -137,3 +137,10 @@ def test_chromium_opens_the_index_a_round_a_replay_and_a_player(browser: str, si
     assert '<iframe src="t1.replay.html"' in battle
     player = dom(browser, site / "players/dai.html")
     assert "<h1>大輔</h1>" in player and "../battles/1/" in player
+
+
+def test_the_site_in_japanese(tmp_path: Path) -> None:
+    assert main(["site", str(FIXTURE), "-o", str(tmp_path), "--lang", "ja"]) == 0
+    page = (tmp_path / "rounds/1.html").read_text(encoding="utf-8")
+    assert '<html lang="ja">' in page and "第1回戦" in page and "対戦相手の得点" in page
+    assert "白軍" in (tmp_path / "battles/1/t1.html").read_text(encoding="utf-8")

@@ -66,7 +66,7 @@ def test_every_mistake_of_a_tournament_file_at_once_each_at_its_line(tmp_path: P
     assert ("sheet-owned-twice", line_of("{id: chen")) in found
     assert ("duplicate-id", line_of("{id: dai, name: Emi")) in found
     assert ("deadline-order", line_of("2026-12-02T20")) in found
-    assert ("file-not-found", line_of("players/gil/hana.yaml")) in found
+    assert ("not-a-file", line_of("players/gil/hana.yaml")) in found
     assert all(d.column > 0 for d in err.value.diagnostics if d.code != "unknown-timezone" or d.line)
 
 

@@ -259,8 +259,10 @@ class _Checker:
                 real = self._inside(sheet, where, "sheet")
                 if real is None:
                     continue
-                if not real.is_file():
-                    self.error(where, "file-not-found", f"sheet {sheet!r} is not a file (looked in {self.root})")
+                if not real.exists():
+                    self.error(where, "file-not-found", f"sheet {sheet!r} does not exist (looked in {self.root})")
+                elif not real.is_file():
+                    self.error(where, "not-a-file", f"sheet {sheet!r} is not a regular file; it was not read")
                 elif real in owners:
                     self.error(where, "sheet-owned-twice", f"sheet {sheet!r} is already {owners[real]}'s; "
                                                            "a sheet has one owner")
