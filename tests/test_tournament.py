@@ -227,3 +227,33 @@ def test_a_round_robin_meets_everyone_once(tmp_path: Path) -> None:
     standing = standings_of(t, read_ledger(t)[0])
     assert sum(e.byes for e in standing.players) == 3
     assert sum(e.played for e in standing.players) == 6
+
+
+def test_a_forfeited_battle_is_a_result_as_the_intake_writes_it(tmp_path: Path) -> None:
+    """The mail intake's batch does not fight a battle a side forfeits: its
+    row has status forfeit, the other side as winner, and no report."""
+    cup = played_copy(tmp_path)
+    path = cup / "rounds/1/reports/standings.json"
+    data = json.loads(path.read_text())
+    row = data["battles"][0]
+    pairs = json.loads((cup / "rounds/1/pairings.json").read_text())["battles"]
+    black = [p["id"] for p in pairs[0]["black"]["players"]]
+    row.update({"status": "forfeit", "winner": "white", "reason": "forfeit", "turns": 0, "seed": None,
+                "nmr": [{"player": black[0], "policy": "forfeit", "detail": "no valid file"}]})
+    path.write_text(json.dumps(data))
+    (cup / "rounds/1/reports" / row["battle"].replace(".battle.yaml", ".json")).unlink()
+    t = load_tournament(cup)
+    ledger, diags = read_ledger(t, 1)
+    assert diags == []
+    standing = standings_of(t, ledger, 1)
+    players = {e.id: e for e in standing.players}
+    assert players[black[0]].points == t.points.forfeit and players[black[0]].forfeits == 1
+    assert players[black[1]].points == t.points.loss and players[black[1]].losses == 1
+    for p in pairs[0]["white"]["players"]:
+        assert players[p["id"]].points == t.points.win
+    assert {e.id: e.points for e in standing.armies}[pairs[0]["black"]["army"]] == t.points.loss
+    shutil.rmtree(cup / "rounds/2")
+    assert main(["tournament", "pair", "2", "-t", str(cup)]) == 0, "a forfeit is a result: round 2 can be paired"
+    assert main(["site", str(cup), "-o", str(tmp_path / "site")]) == 0
+    page = (tmp_path / "site/battles/1" / row["battle"].replace(".battle.yaml", ".html")).read_text()
+    assert "forfeited; the winner: White" in page and ".replay.html" not in page

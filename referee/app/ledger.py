@@ -8,7 +8,9 @@ A round's record is built from three files (docs/tournament.md, "Files"):
   left out;
 - ``REPORTS/standings.json`` (``referee batch``): each battle's status,
   winner and seed, and, when the mail intake applied a policy for a missing
-  plan, its ``nmr`` list (``{"player", "policy", "detail"}``; absent: none);
+  plan, its ``nmr`` list (``{"player", "policy", "detail"}``; absent: none).
+  A battle a side forfeited (status ``forfeit``) has a winner -- the other
+  side, or ``none`` when both forfeited -- and no report;
 - ``REPORTS/<battle>.json``, the JSON report: who is still standing and
   with what HP, character by character, read back to their players through
   the sheets they brought.
@@ -56,8 +58,10 @@ class Side:
 class BattleRecord:
     """One battle of the tournament and, once resolved, its result.
 
-    :param status: ``pending`` (not resolved yet), ``ok``, or batch's failure status.
-    :param winner: ``white``, ``black``, ``draw``, or ``""`` when unresolved.
+    :param status: ``pending`` (not resolved yet), ``ok``, ``forfeit`` (a side
+        forfeited: a result, not fought), or batch's failure status.
+    :param winner: ``white``, ``black``, ``draw``, ``none`` (both sides
+        forfeited), or ``""`` when unresolved.
     :param survivors: per player, their characters still standing at the end.
     :param left: per side, characters still standing; ``hp``: per side, HP left.
     :param nmr: ``(player, policy, detail)`` for each player whose plan was missing.
@@ -80,6 +84,12 @@ class BattleRecord:
 
     @property
     def resolved(self) -> bool:
+        """It has a result: fought, or forfeited."""
+        return self.status in ("ok", "forfeit")
+
+    @property
+    def fought(self) -> bool:
+        """It was resolved by the engine and has a report."""
         return self.status == "ok"
 
     def side(self, team: str) -> Side:
@@ -171,6 +181,10 @@ def _result(battle: BattleRecord, row: Mapping[str, Any], reports: Path, diags: 
     """``battle`` with its result: batch's row, and the JSON report's final table."""
     nmr = _nmr(row, reports / "standings.json", diags)
     status = str(row.get("status", ""))
+    if status == "forfeit":
+        return replace(battle, status=status, winner=str(row.get("winner", "none")), nmr=nmr,
+                       survivors={p: 0 for side in (battle.white, battle.black) for p in side.players},
+                       left={"white": 0, "black": 0}, hp={"white": 0, "black": 0})
     if status != "ok":
         return replace(battle, status=status or "failed", nmr=nmr)
     stem = battle.battle.rsplit(".battle.", 1)[0]

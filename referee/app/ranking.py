@@ -3,7 +3,9 @@
 Scoring is per player and per army (docs/tournament.md, "Points"):
 
 - a battle's side scores ``win``, ``draw`` or ``loss``; a bye scores ``bye``
-  (for the army and each of its players who play that round);
+  (for the army and each of its players who play that round); a battle a
+  side forfeited is a loss for it and a win for the other (both forfeited:
+  both lose);
 - a player whose missing plan was replaced (NMR ``reuse-last`` or
   ``default-plan``) adds ``nmr`` to the result; one who forfeited (NMR
   ``forfeit``) scores ``forfeit`` instead of the result.  An army adds or

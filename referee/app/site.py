@@ -115,6 +115,9 @@ class _Site:
     def result_line(self, b: BattleRecord) -> str:
         if not b.resolved:
             return self.say("site.no_result", status=b.status)
+        if not b.fought:
+            return self.say("site.forfeited", winner=team_label(self.lang, b.winner) if b.winner != "none"
+                            else self.say("none"))
         winner = self.say("result.draw_word") if b.winner == "draw" else team_label(self.lang, b.winner)
         return self.say("site.result", winner=winner, turns=b.turns, white=b.left.get("white", 0),
                         black=b.left.get("black", 0), white_hp=b.hp.get("white", 0), black_hp=b.hp.get("black", 0))
@@ -148,7 +151,7 @@ class _Site:
 
     def battle(self, record: RoundRecord, b: BattleRecord) -> None:
         stem = _stem(b)
-        public = self.public(record) and b.resolved
+        public = self.public(record) and b.fought
         text = ""
         base = f"battles/{record.number}/{stem}"
         if public:

@@ -105,11 +105,13 @@ def _army_records(t: Tournament, ledger: list[RoundRecord], standing: Standings,
     return [ArmyRecord(a, points[a], met[a], whites[a], blacks[a], byes[a]) for a in order]
 
 
-def _advancer(t: Tournament, battle: BattleRecord, secret: str) -> str:
+def _advancer(t: Tournament, battle: BattleRecord, secret: str) -> str | None:
     """The army that goes on from an elimination battle: the winner, or by
-    the declared draw rule."""
+    the declared draw rule; nobody when both sides forfeited."""
     if battle.winner in ("white", "black"):
         return battle.side(battle.winner).army
+    if battle.winner == "none":
+        return None
     seeds = {a.id: i for i, a in enumerate(t.armies)}
     for rule in t.draw_rule:
         score: Callable[[str], Any] = {
