@@ -15,7 +15,7 @@ from pathlib import Path
 import networkx as nx
 from hypothesis import given, settings, strategies as st
 
-from referee.app.ledger import BattleRecord, RoundRecord, Side
+from referee.app.ledger import BattleRecord, RoundRecord
 from referee.app.pairing import ArmyRecord, bracket_order, pair_elimination, pair_round_robin, pair_swiss
 from referee.app.ranking import Rules, rank
 from referee.app.tournament import Army, Costs, Player, Points, Round, Tournament

@@ -46,8 +46,6 @@ class Rules:
     players: tuple[str, ...]
     armies: tuple[str, ...]
     army_of: Mapping[str, str]
-    names: Mapping[str, str] = field(default_factory=dict)
-    drops: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass

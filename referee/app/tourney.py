@@ -16,7 +16,6 @@ which battle gets which seed.
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -57,8 +56,7 @@ class PairedRound:
 
 def rules_of(t: Tournament) -> Rules:
     return Rules(t.points, t.tiebreaks, tuple(p.id for p in t.players), tuple(a.id for a in t.armies),
-                 {p.id: p.army for p in t.players}, {p.id: p.name for p in t.players},
-                 {p.id: p.drop for p in t.players if p.drop is not None})
+                 {p.id: p.army for p in t.players})
 
 
 def _fail(t: Tournament, code: str, text: str, hint: str | None = None) -> ReferError:
