@@ -51,7 +51,8 @@ def register(subparsers: Any) -> None:
     where = argparse.ArgumentParser(add_help=False)
     where.add_argument("-t", "--tournament", default=".", metavar="PATH",
                        help="tournament.yaml or the folder holding it (default: the current folder)")
-    actions.add_parser("check", parents=[where], help="check tournament.yaml and print every problem")
+    actions.add_parser("check", parents=[where], help="check tournament.yaml and print every problem",
+                       epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     pair = actions.add_parser("pair", parents=[where], help="write round N's battle files from the standings so far",
                               epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     pair.add_argument("round", type=int, metavar="N", help="the round to pair (1 is the first)")
