@@ -118,7 +118,8 @@ class _Site:
         if not b.fought:
             return self.say("site.forfeited", winner=team_label(self.lang, b.winner) if b.winner != "none"
                             else self.say("none"))
-        winner = self.say("result.draw_word") if b.winner == "draw" else team_label(self.lang, b.winner)
+        winner = (self.say("result.draw_word") if b.winner == "draw"
+                  else self.say("site.wins", team=team_label(self.lang, b.winner)))
         return self.say("site.result", winner=winner, turns=b.turns, white=b.left.get("white", 0),
                         black=b.left.get("black", 0), white_hp=b.hp.get("white", 0), black_hp=b.hp.get("black", 0))
 
