@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from referee.app.ledger import read_ledger
 from referee.app.tournament import load_tournament
@@ -257,3 +258,42 @@ def test_a_forfeited_battle_is_a_result_as_the_intake_writes_it(tmp_path: Path) 
     assert main(["site", str(cup), "-o", str(tmp_path / "site")]) == 0
     page = (tmp_path / "site/battles/1" / row["battle"].replace(".battle.yaml", ".html")).read_text()
     assert "forfeited; the winner: White" in page and ".replay.html" not in page
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-10, 10 ** 6) | st.text(max_size=12),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                       max_leaves=6)
+
+
+@pytest.fixture(scope="module")
+def roster(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return roster_copy(tmp_path_factory.mktemp("roster"))
+
+
+@settings(max_examples=50, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 10 ** 6), JSONISH), min_size=1, max_size=4))
+def test_any_edit_of_a_tournament_file_gives_diagnostics_never_a_traceback(roster: Path,
+                                                                          edits: list[tuple[int, object]]) -> None:
+    """Random values put anywhere in the example's tournament.yaml: it loads,
+    or every problem is a located diagnostic."""
+    import yaml
+
+    data = yaml.safe_load((FIXTURE / "tournament.yaml").read_text(encoding="utf-8"))
+    for where, value in edits:
+        node: object = data
+        while True:
+            keys = list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
+            if not keys:
+                break
+            key = keys[where % len(keys)]
+            child = node[key]  # type: ignore[index]
+            if not isinstance(child, (dict, list)) or where % 3 == 0:
+                node[key] = value  # type: ignore[index]
+                break
+            node, where = child, where // 7
+    (roster / "tournament.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    try:
+        load_tournament(roster)
+    except ReferError as err:
+        assert err.diagnostics
+        assert all(d.line > 0 for d in err.diagnostics if d.file.endswith("tournament.yaml")), err.diagnostics
