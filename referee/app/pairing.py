@@ -36,7 +36,7 @@ __all__ = ["ArmyRecord", "Pairing", "pair_swiss", "pair_round_robin", "bracket_o
 #: How many armies above and below in the standings, not met before, each
 #: army is joined to in the swiss graph (with every army between them).
 #: Up to 2 x this + 1 armies the graph is complete and the matching exact;
-#: beyond, a 1,000-player round pairs in seconds rather than hours.
+#: beyond, the matching's work grows with the field, not with its square.
 NEIGHBOURS = 32
 
 #: The cost of a second bye: above any sum of declared costs (they are
