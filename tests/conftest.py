@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 
@@ -17,3 +19,17 @@ from hypothesis import settings as _hypothesis_settings
 
 _hypothesis_settings.register_profile("referee", deadline=None)
 _hypothesis_settings.load_profile("referee")
+
+
+@pytest.fixture(scope="session")
+def browser() -> str:
+    """A headless Chromium for the pages' browser tests: required in CI,
+    skipped where it is not installed."""
+    from referee.report.browser import find_chromium
+
+    found = find_chromium()
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is required in CI (apt-get install -y chromium)")
+        pytest.skip("chromium is not installed (apt-get install -y chromium); not in CI")
+    return found

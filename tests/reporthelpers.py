@@ -12,6 +12,12 @@ FIXTURES = ROOT / "fixtures"
 DEMO = ROOT / "referee" / "demo" / "demo.battle.yaml"
 
 
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder`` by its relative path: two outputs
+    compared byte for byte."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 def fixture_battles() -> list[Path]:
     """The top-level fixture battles (fixtures/*.battle.yaml), sorted."""
     return sorted(FIXTURES.glob("*.battle.yaml"))

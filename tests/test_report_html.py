@@ -16,11 +16,10 @@ from reporthelpers import DEMO, FIXTURES, resolved
 
 
 from referee.report import render
-from referee.report.browser import HEADLESS_FLAGS, find_chromium
+from referee.report.browser import HEADLESS_FLAGS
 from referee.report.steps import replay_steps
 
 CHROMIUM_FLAGS = [*HEADLESS_FLAGS, "--disable-quic"]
-chromium = find_chromium
 
 
 def test_page_is_self_contained() -> None:
@@ -78,15 +77,6 @@ def pieces_in(dom: str, square: str) -> list[tuple[str, str]]:
     assert cell is not None, square
     return re.findall(r'<span class="(pc [^"]*)" data-name="[^"]*">([^<]*)<', cell.group(1))
 
-
-@pytest.fixture(scope="module")
-def browser() -> str:
-    found = chromium()
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is required in CI (apt-get install -y chromium)")
-        pytest.skip("chromium is not installed (apt-get install -y chromium); not in CI")
-    return found
 
 
 @pytest.fixture(scope="module")

@@ -29,14 +29,16 @@ from dataclasses import asdict, dataclass, replace as dc_replace
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
+from referee.app.executors import ExecutorSpec, dask_client
 from referee.app.outfolder import prepare_output_folder, remove_temporaries
-from referee.app.pipeline import resolve_file_checked, write_atomic
-from referee.app.seeds import RoundCommitment, resolve_committed, round_secret
+from referee.app.pipeline import PreparedBattle, prepare_file, resolve_file_checked, write_atomic
+from referee.app.seeds import RoundCommitment, prepare_committed, resolve_committed, round_secret
 from referee.app.workers import BattleTimeout, fork_context, kill_workers, time_limit, warm_up, worker_init
 from referee.confine import UnsafePathError
 from referee.diagnostics import Diagnostic, ReferError, format_diagnostics
 from referee.limits import BATTLE_TIME_LIMIT_SECONDS
-from referee.report import SUFFIXES, needs_decisions, render
+from referee.report import SUFFIXES, Report, needs_decisions, render
+from referee.ruleset import Ruleset
 from referee.report.messages import MESSAGES, message, team_label, word
 from referee.textcheck import shown_escaped
 
@@ -136,48 +138,82 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
         other format of a round reads them (issue 18).
     """
     shown = shown_path(rel)
-    root = path[: len(path) - len(rel)] if path.endswith(rel) else ""
-
-    def said(diags: Any) -> str:
-        """Diagnostics with paths relative to the round's folder (standings are posted)."""
-        return format_diagnostics([dc_replace(d, file=d.file[len(root):]) if root and d.file.startswith(root) else d
-                                   for d in diags])
-
+    root = _round_root(path, rel)
     try:
         with time_limit(time_limit_seconds):
             decisions = needs_decisions(formats, json_decisions=json_decisions)
             report, warnings = (resolve_file_checked(path, decisions=decisions) if sealed is None
                                 else resolve_committed(path, rel, *sealed, decisions=decisions))
-            texts = [(fmt, render(report, fmt, lang, full=full)) for fmt in formats]
-        written = []
-        stem = report_stem(rel)
-        for fmt, text in texts:
-            out = Path(outdir) / f"{stem}.{SUFFIXES[fmt]}"
-            write_atomic(out, text, root=outdir)
-            written.append(shown_path(out.relative_to(outdir).as_posix()))
-        result = report.result
-        standing = {"white": 0, "black": 0}
-        for c in result.final:
-            if not c.down:
-                standing[c.team] = standing.get(c.team, 0) + 1
-        return BattleOutcome(
-            battle=shown, status="ok", title=report.title, seed=report.seed, winner=result.winner,
-            reason=result.reason, turns=result.turns, standing=f"{standing['white']}-{standing['black']}",
-            reports=tuple(written), warnings=said(warnings))
-    except BattleTimeout as err:
+            texts = _rendered(report, formats, lang, full)
+        return dc_replace(_resolved(report), battle=shown, reports=_write_reports(outdir, rel, texts),
+                          warnings=_said(warnings, root))
+    except (BattleTimeout, Exception) as err:
+        return _failed(err, shown, root)
+
+
+def _round_root(path: str, rel: str) -> str:
+    """The round folder's prefix of ``path`` (diagnostics are shown relative to it)."""
+    return path[: len(path) - len(rel)] if path.endswith(rel) else ""
+
+
+def _said(diags: Any, root: str) -> str:
+    """Diagnostics with paths relative to the round's folder (standings are posted)."""
+    return format_diagnostics([dc_replace(d, file=d.file[len(root):]) if root and d.file.startswith(root) else d
+                               for d in diags])
+
+
+def _rendered(report: Report, formats: tuple[str, ...], lang: str, full: bool) -> list[tuple[str, str]]:
+    return [(fmt, render(report, fmt, lang, full=full)) for fmt in formats]
+
+
+def _write_reports(outdir: str | Path, rel: str, texts: list[tuple[str, str]]) -> tuple[str, ...]:
+    """Each report written atomically inside ``outdir``; their shown paths."""
+    written = []
+    stem = report_stem(rel)
+    for fmt, text in texts:
+        out = Path(outdir) / f"{stem}.{SUFFIXES[fmt]}"
+        write_atomic(out, text, root=outdir)
+        written.append(shown_path(out.relative_to(outdir).as_posix()))
+    return tuple(written)
+
+
+def _resolved(report: Report) -> BattleOutcome:
+    """The row of a resolved battle, before its name, reports and warnings are known."""
+    result = report.result
+    standing = {"white": 0, "black": 0}
+    for c in result.final:
+        if not c.down:
+            standing[c.team] = standing.get(c.team, 0) + 1
+    return BattleOutcome(battle="", status="ok", title=report.title, seed=report.seed, winner=result.winner,
+                         reason=result.reason, turns=result.turns, standing=f"{standing['white']}-{standing['black']}")
+
+
+def _failed(err: BaseException, shown: str, root: str) -> BattleOutcome:
+    """The row of a battle that could not be resolved or written, by what went wrong."""
+    if isinstance(err, BattleTimeout):
         return BattleOutcome(battle=shown, status="timed-out",
                              error=f"{shown}: {err} (the time limit per battle); no report was written",)
-    except ReferError as err:
-        return BattleOutcome(battle=shown, status="invalid", error=said(d for d in err.diagnostics if d.is_error),
-                             warnings=said(d for d in err.diagnostics if not d.is_error))
-    except UnsafePathError as err:
+    if isinstance(err, ReferError):
+        return BattleOutcome(battle=shown, status="invalid", error=_said((d for d in err.diagnostics if d.is_error), root),
+                             warnings=_said((d for d in err.diagnostics if not d.is_error), root))
+    if isinstance(err, UnsafePathError):
         return BattleOutcome(battle=shown, status="unwritable", error=f"report not written: {err.problem.message}")
-    except OSError as err:
+    if isinstance(err, OSError):
         return BattleOutcome(battle=shown, status="unwritable",
                              error=f"report not written: {err.strerror or err} ({shown_path(str(err.filename or ''))})")
-    except Exception as err:  # a bug: reported, never stops the round
-        last = traceback.format_exception_only(type(err), err)[-1].strip()
-        return BattleOutcome(battle=shown, status="crashed", error=f"internal error: {last}")
+    # a bug: reported, never stops the round
+    last = traceback.format_exception_only(type(err), err)[-1].strip()
+    return BattleOutcome(battle=shown, status="crashed", error=f"internal error: {last}")
+
+
+def resolve_prepared(prepared: PreparedBattle, ruleset: Ruleset, formats: tuple[str, ...], lang: str, full: bool,
+                     decisions: bool) -> tuple[BattleOutcome, list[tuple[str, str]]]:
+    """Dask task: resolve a battle the organiser's machine loaded and render
+    its reports; the row and the texts travel back, the caller writes them
+    (the workers need not see the round's files).  The ruleset travels
+    apart, sent to each worker once per round rather than with every battle."""
+    report = dc_replace(prepared, ruleset=ruleset).resolve(decisions=decisions)
+    return _resolved(report), _rendered(report, formats, lang, full)
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -289,6 +325,7 @@ def run_batch(
     time_limit_seconds: float | None = BATTLE_TIME_LIMIT_SECONDS,
     replace: bool = False,
     default_outdir: bool = False,
+    executor: ExecutorSpec = ExecutorSpec("process"),
 ) -> list[BattleOutcome]:
     """Resolve every battle under ``folder``; write reports and the standings.
 
@@ -303,6 +340,8 @@ def run_batch(
     :param full: written reports with every sentence (no folding).
     :param decisions: the json reports keep the decision events (``--decisions``);
         by default they are lean (``"decisions": false``), which ``replay`` confirms.
+    :param executor: ``process`` (``jobs`` local workers) or a Dask scheduler
+        (:mod:`referee.app.executors`; ``jobs`` is then unused).
     :returns: one outcome per battle, sorted by path.
     :raises ReferError: the output folder cannot be used, or ``folder`` holds no battle.
     :raises BatchInterrupted: on Ctrl-C, after writing partial standings.
@@ -318,7 +357,7 @@ def run_batch(
     tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
     try:
         _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds, full, sealed,
-                     decisions)
+                     decisions, executor)
     except KeyboardInterrupt:
         finished = {o.battle for o in outcomes}
         outcomes += [BattleOutcome(battle=shown_path(rel), status="interrupted",
@@ -342,8 +381,11 @@ def _write_standings(outcomes: list[BattleOutcome], out: Path, root: Path, lang:
 def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, ...], lang: str,
                  outcomes: list[BattleOutcome], bar: _Progress, executor_factory: Callable[[int], Any] | None,
                  time_limit_seconds: float | None, full: bool = False, sealed: Sealed = None,
-                 json_decisions: bool = False) -> None:
-    """Every task resolved, in this process or a pool of workers."""
+                 json_decisions: bool = False, executor: ExecutorSpec = ExecutorSpec("process")) -> None:
+    """Every task resolved, in this process, a pool of workers or on a Dask cluster."""
+    if executor.kind == "dask":
+        _run_dask(tasks, out, formats, lang, outcomes, bar, full, sealed, json_decisions, executor.address)
+        return
     if jobs <= 1 or len(tasks) <= 1:
         for path, rel in tasks:
             outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full, sealed, json_decisions)
@@ -376,6 +418,53 @@ def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, .
                                      error="internal error: the worker process resolving it died"))
             outcomes.append(outcome)
             bar.update(outcome)
+
+
+def _run_dask(tasks: list[_Task], out: Path, formats: tuple[str, ...], lang: str, outcomes: list[BattleOutcome],
+              bar: _Progress, full: bool, sealed: Sealed, json_decisions: bool, address: str) -> None:
+    """Every task on an existing Dask cluster: each battle is loaded and
+    checked here (its files never leave this machine, and a FIFO or a path
+    out of the round is refused here as in a local round), resolved and
+    rendered on a worker, and written here.  The reports are the local
+    pool's, byte for byte: the same inputs, seed and renderers.  The time
+    limit per battle does not apply (a worker's thread cannot be
+    interrupted); the turn cap (``referee.limits``) bounds every battle."""
+    decisions = needs_decisions(formats, json_decisions=json_decisions)
+    with dask_client(address) as (client, distributed):
+        pending: dict[str, tuple[str, str, str, str]] = {}
+        futures = []
+        rulesets: dict[str, Any] = {}  # digest -> the ruleset, scattered once
+        for index, (path, rel) in enumerate(tasks):
+            shown, root = shown_path(rel), _round_root(path, rel)
+            try:
+                prepared, warnings = (prepare_file(path) if sealed is None
+                                      else prepare_committed(path, rel, *sealed))
+            except Exception as err:
+                outcome = _failed(err, shown, root)
+                outcomes.append(outcome)
+                bar.update(outcome)
+                continue
+            ruleset = prepared.ruleset
+            if ruleset.digest not in rulesets:
+                rulesets[ruleset.digest] = client.scatter(ruleset, broadcast=True, hash=False)
+            future = client.submit(resolve_prepared, dc_replace(prepared, ruleset=_NO_RULESET), rulesets[ruleset.digest],
+                                   formats, lang, full, decisions,
+                                   key=f"referee-batch-{index}-{id(tasks)}-{os.getpid()}", pure=False)
+            pending[future.key] = (rel, shown, root, _said(warnings, root))
+            futures.append(future)
+        for future in distributed.as_completed(futures, loop=client.loop):
+            rel, shown, root, said = pending[future.key]
+            try:
+                row, texts = future.result()
+                outcome = dc_replace(row, battle=shown, reports=_write_reports(out, rel, texts), warnings=said)
+            except Exception as err:
+                outcome = _failed(err, shown, root)
+            outcomes.append(outcome)
+            bar.update(outcome)
+
+
+#: What a battle sent to a Dask worker carries in place of its ruleset (sent apart).
+_NO_RULESET: Any = None
 
 
 def _counts(outcomes: list[BattleOutcome]) -> dict[str, int]:

@@ -15,10 +15,11 @@ worker processes, in this process when ``--jobs 1``) or
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from referee.app.odds import SeedOutcome, outcomes_for_seeds
 from referee.diagnostics import Diagnostic, ReferError
 from referee.ruleset import Ruleset
 
-__all__ = ["ExecutorSpec", "parse_executor", "run_chunks", "dask_available"]
+__all__ = ["ExecutorSpec", "parse_executor", "run_chunks", "dask_available", "dask_client"]
 
 Chunks = list[tuple[int, list[str]]]
 Progress = Callable[[int], None]
@@ -107,22 +108,35 @@ def _run_pool(inputs: Mapping[str, Any], ruleset: Ruleset, chunks: Chunks, jobs:
     return out
 
 
-def _run_dask(inputs: Mapping[str, Any], ruleset: Ruleset, chunks: Chunks, address: str,
-              tick: Progress) -> list[SeedOutcome]:
-    """The chunks as tasks on an existing Dask scheduler (the workers need
-    this package installed, at the same version, like any Dask task code)."""
+@contextlib.contextmanager
+def dask_client(address: str) -> Iterator[tuple[Any, Any]]:
+    """A client of the Dask scheduler at ``address`` and the ``distributed``
+    module (imported as untyped data: the extra is optional, and mypy runs
+    without it); closed on the way out.  Used by ``odds`` and ``batch`` alike.
+
+    :raises ReferError: Dask is not installed, or the scheduler cannot be reached.
+    """
     if not dask_available():
         raise _usage_error("the Dask executor needs the optional extra: dask[distributed] is not installed",
                            hint="pip install -e '.[dask]'")
-    # Imported as untyped data: the extra is optional, and mypy runs without it.
     distributed: Any = importlib.import_module("distributed")
     try:
         client = distributed.Client(address, timeout="10s", set_as_default=False)
     except (OSError, TimeoutError) as err:
         raise _usage_error(f"cannot reach the Dask scheduler at {address}: {err}",
                            hint="start one with: dask scheduler  (and dask worker ADDRESS on each machine)") from None
-    out: list[SeedOutcome] = []
     try:
+        yield client, distributed
+    finally:
+        client.close()
+
+
+def _run_dask(inputs: Mapping[str, Any], ruleset: Ruleset, chunks: Chunks, address: str,
+              tick: Progress) -> list[SeedOutcome]:
+    """The chunks as tasks on an existing Dask scheduler (the workers need
+    this package installed, at the same version, like any Dask task code)."""
+    out: list[SeedOutcome] = []
+    with dask_client(address) as (client, distributed):
         shared_inputs = client.scatter(dict(inputs), broadcast=True)
         shared_ruleset = client.scatter(ruleset, broadcast=True)
         futures = [client.submit(outcomes_for_seeds, shared_inputs, shared_ruleset, first, seeds,
@@ -132,6 +146,4 @@ def _run_dask(inputs: Mapping[str, Any], ruleset: Ruleset, chunks: Chunks, addre
         for future in distributed.as_completed(futures, loop=client.loop):
             out += future.result()
             tick(sizes[future.key])
-    finally:
-        client.close()
     return out

@@ -13,7 +13,9 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, Mapping
 
 from referee.battlefile import load_battle
 from referee.confine import confine
@@ -22,8 +24,10 @@ from referee.limits import MAX_SEED_CHARS
 from referee.textcheck import name_problem
 from referee.app.inputs import battle_inputs, resolve_inputs
 from referee.report.record import Report
+from referee.ruleset import Ruleset
 
-__all__ = ["choose_seed", "draw_seed", "parse_seed", "resolve_file", "resolve_file_checked", "write_atomic"]
+__all__ = ["PreparedBattle", "choose_seed", "draw_seed", "parse_seed", "prepare_file", "resolve_file",
+           "resolve_file_checked", "write_atomic"]
 
 
 def draw_seed() -> int:
@@ -68,11 +72,43 @@ def resolve_file_checked(path: str | Path, seed: int | str | None = None, *,
         silently ignored.
     :raises ReferError: with every diagnostic when the battle is invalid.
     """
+    prepared, diags = prepare_file(path, seed)
+    return prepared.resolve(decisions=decisions), diags
+
+
+@dataclass(frozen=True)
+class PreparedBattle:
+    """A battle loaded and checked, its seed chosen: everything the engine
+    needs, as plain picklable values.  Why apart from resolving: a round on a
+    Dask cluster loads its files where they are (the organiser's machine) and
+    resolves on workers that may not see them (``referee batch --executor``).
+
+    :param commitment: the round's ``{"commitment", "scheme"}`` when the seed
+        is a committed one (:mod:`referee.app.seeds`), else ``None``.
+    """
+
+    inputs: Mapping[str, Any]
+    ruleset: Ruleset
+    seed: int | str
+    seed_source: str
+    commitment: Mapping[str, str] | None = None
+
+    def resolve(self, *, decisions: bool = True) -> Report:
+        report = resolve_inputs(self.inputs, self.ruleset, self.seed, self.seed_source, decisions=decisions)
+        return report if self.commitment is None else replace(report, commitment=self.commitment)
+
+
+def prepare_file(path: str | Path, seed: int | str | None = None) -> tuple[PreparedBattle, list[Diagnostic]]:
+    """Load and validate a battle file and choose its seed (see
+    :func:`resolve_file_checked`, which resolves what this returns).
+
+    :raises ReferError: with every diagnostic when the battle is invalid.
+    """
     battle, diags = load_battle(path)
     if battle is None or has_errors(diags):
         raise ReferError(diags)
     used, source = choose_seed(seed, battle.seed)
-    return resolve_inputs(battle_inputs(battle), battle.ruleset, used, source, decisions=decisions), diags
+    return PreparedBattle(battle_inputs(battle), battle.ruleset, used, source), diags
 
 
 def choose_seed(option: int | str | None, filed: int | str | None) -> tuple[int | str, str]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from referee.app.pipeline import resolve_file_checked
+from referee.app.pipeline import PreparedBattle, prepare_file
 from referee.diagnostics import Diagnostic, ReferError
 from referee.report.record import Report
 
@@ -50,6 +50,7 @@ __all__ = [
     "revealed_secret",
     "committed_seeds",
     "resolve_committed",
+    "prepare_committed",
     "secret_store",
 ]
 
@@ -242,5 +243,15 @@ def resolve_committed(path: str | Path, battle_name: str, commitment: RoundCommi
     :returns: the report and the battle's warnings (as ``resolve_file_checked``).
     :raises ReferError: the battle is invalid.
     """
-    report, warnings = resolve_file_checked(path, battle_seed(secret, battle_name), decisions=decisions)
-    return replace(report, seed_source="committed", commitment=commitment.to_json()), warnings
+    prepared, warnings = prepare_committed(path, battle_name, commitment, secret)
+    return prepared.resolve(decisions=decisions), warnings
+
+
+def prepare_committed(path: str | Path, battle_name: str, commitment: RoundCommitment,
+                      secret: bytes) -> tuple[PreparedBattle, list[Diagnostic]]:
+    """:func:`referee.app.pipeline.prepare_file` with the battle's committed seed.
+
+    :raises ReferError: the battle is invalid.
+    """
+    prepared, warnings = prepare_file(path, battle_seed(secret, battle_name))
+    return replace(prepared, seed_source="committed", commitment=commitment.to_json()), warnings

@@ -9,6 +9,7 @@ from typing import Any
 
 from referee.report import FORMATS, LANGS
 from referee.app.batch import BatchInterrupted, run_batch
+from referee.app.executors import parse_executor
 from referee.limits import BATTLE_TIME_LIMIT_SECONDS
 
 EXAMPLE = """examples:
@@ -17,6 +18,7 @@ EXAMPLE = """examples:
   referee batch rounds/3 --formats json,md,html --lang ja
   referee batch rounds/3 --formats json,bbcode,discord --full
   referee batch rounds/3 --decisions            json reports keep every decision (for --explain, diff)
+  referee batch rounds/3 --executor dask://10.0.0.5:8786   on a Dask cluster
 
 Every *.battle.yaml under DIR is resolved; each report is written atomically,
 then out/standings.md and out/standings.json summarise the round. A battle
@@ -31,6 +33,13 @@ and result ("decisions": false), but not the decision events that say why
 each skill was passed over or each target chosen; `referee replay` confirms
 them all the same. --decisions keeps those events (bigger files, a slower
 round), as `referee resolve --format json` always does.
+
+On a Dask cluster (pip install -e '.[dask]'; `dask scheduler`, then `dask
+worker tcp://HOST:8786` on each machine with this package installed) every
+battle is loaded and checked on this machine, resolved and rendered on a
+worker, and its reports written here: the same reports, byte for byte, as
+--jobs gives. The workers need not see the round's files. --time-limit does
+not apply there (the turn cap bounds every battle).
 """
 
 
@@ -85,6 +94,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--time-limit", type=_seconds, default=BATTLE_TIME_LIMIT_SECONDS, metavar="SECONDS",
                         help=f"most time one battle may take; it is then listed as timed out "
                              f"(default {BATTLE_TIME_LIMIT_SECONDS:g}; 0: no limit)")
+    parser.add_argument("--executor", default="process", metavar="EXECUTOR",
+                        help="'process' (default: --jobs local workers) or dask://HOST:PORT (an existing Dask scheduler)")
     parser.add_argument("--replace", action="store_true",
                         help="remove another round's reports from the output folder instead of refusing")
     parser.set_defaults(run=run)
@@ -95,10 +106,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee batch: {args.folder}: not a folder", file=sys.stderr)
         return 2
     outdir = args.output or os.path.join(args.folder, "reports")
+    executor = parse_executor(args.executor)
     try:
         outcomes = run_batch(args.folder, outdir, jobs=args.jobs, formats=args.formats, lang=args.lang, full=args.full,
                              decisions=args.decisions, time_limit_seconds=args.time_limit or None, replace=args.replace,
-                             default_outdir=args.output is None)
+                             default_outdir=args.output is None, executor=executor)
     except BatchInterrupted as stop:
         print(f"\ninterrupted: {stop.finished} of {len(stop.outcomes)} battles finished; "
               f"partial standings in {os.path.join(outdir, 'standings.md')}", file=sys.stderr)

@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.app.tournament import TOURNAMENT_FILE, check_tournament_file
 from referee.confine import UnsafePathError, confine, problem_diagnostic, read_untrusted_text
 from referee.diagnostics import (
     Diagnostic, diagnostics_to_json, distinct, format_diagnostics, has_errors, with_source_lines,
@@ -25,6 +26,7 @@ EXAMPLE = """examples:
   referee check sheets/kagura.yaml       a sheet and the plan it names
   referee check round3.battle.yaml       a battle, its ruleset, sheets and plans
   referee check house.ruleset.yaml --format json
+  referee check cup/tournament.yaml       a tournament's roster, rounds and rules
   referee check rounds/3/                every battle of a round, as batch would resolve them
 """
 
@@ -120,6 +122,8 @@ def check_file(name: str, ruleset: Any) -> list[Diagnostic]:
         return _check_battle(path)
     if lower.endswith(".ruleset.yaml") or lower.endswith(".ruleset.yml"):
         return _ruleset(str(path))[1]
+    if lower == TOURNAMENT_FILE:
+        return check_tournament_file(path)
     if lower.endswith((".yaml", ".yml")):
         return _check_sheet(path, ruleset)
     return [Diagnostic(name, 0, 0, "unknown-file-kind",
