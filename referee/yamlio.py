@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+import fastjsonschema
 import yaml
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
@@ -618,9 +619,9 @@ def _scalar_key(node: yaml.Node) -> Any:
 # JSON Schema
 
 
-#: JSON Schema's "integer" accepts 5.0; a sheet's ``body: 5.0`` then passed
-#: ``check`` and failed later with no message (issue 17, point 18).  Here a
-#: whole number is an ``int`` and nothing else.
+#: JSON Schema's "integer" accepts 5.0; a sheet's ``body: 5.0`` would then
+#: pass ``check`` and fail later with no message.  Here a whole number is an
+#: ``int`` and nothing else.
 _StrictValidator = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
@@ -679,70 +680,39 @@ def _type_of(value: Any) -> str:
 
 @functools.cache
 def _strict_validator(name: str) -> Any:
-    """The jsonschema validator of a schema, built once per process (issue 18)."""
+    """The jsonschema validator of a schema (one per process: schemas never change)."""
     return _StrictValidator(load_schema(name))
 
 
-#: Schemas whose every keyword a draft-07 compiled validator reads as
-#: jsonschema's 2020-12 does (no ``prefixItems``, no ``uniqueItems``); the
-#: ruleset and skills schemas (read once per process) always go to jsonschema.
+#: The schemas of the files a round reads by the thousand (sheets, battle
+#: files).  Their keywords mean the same in draft 7, which fastjsonschema
+#: reads, as in draft 2020-12 (a test checks), so a validator compiled from
+#: each *as written* answers "valid" exactly when jsonschema finds nothing;
+#: the ruleset and skills schemas (read once per process, with 2020-12's
+#: ``prefixItems``) always go to jsonschema.
 _COMPILED_SCHEMAS = frozenset({"character", "battle"})
 
 
 @functools.cache
 def _compiled_validator(name: str) -> Any:
-    """fastjsonschema's generated validator for the happy path, or None.
+    """fastjsonschema's validator of the schema as written, or None.
 
-    Why (issue 18): a round reads thousands of sheets, and jsonschema's
-    interpreter took as long as parsing them.  Only a *valid* answer is
-    trusted (then jsonschema would report nothing); any failure goes to
-    jsonschema, which writes the messages.  Data holding a float never takes
-    this path: fastjsonschema counts 5.0 as an integer, which this project
-    refuses (``_StrictValidator``).  Without fastjsonschema installed every
-    document goes to jsonschema, as before."""
+    Only its *valid* is trusted; on any failure jsonschema, which writes
+    every message, validates again.  Data holding a float never takes this
+    path: fastjsonschema counts 5.0 as an integer, which this project
+    refuses (``_StrictValidator``)."""
     if name not in _COMPILED_SCHEMAS:
         return None
-    try:
-        import fastjsonschema  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:  # pragma: no cover - an optional speed-up
-        return None
-    return fastjsonschema.compile(_disjoint_any_of(load_schema(name)))
-
-
-_NUMERIC = {"integer": "number", "boolean": "number"}
-
-
-def _disjoint_any_of(schema: Any) -> Any:
-    """A copy of ``schema`` where each ``oneOf`` whose alternatives all name
-    a different single ``type`` (integer, number and boolean counted as one)
-    is an ``anyOf``: at most one of them can
-    hold, so both accept the same data; but the compiled ``anyOf`` stops at
-    the first alternative that holds, where ``oneOf`` tries the others and
-    pays for an exception each (a sheet's every pattern, issue 18).  Only
-    the compiled validator reads the copy; jsonschema keeps the original."""
-    if isinstance(schema, list):
-        return [_disjoint_any_of(x) for x in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: _disjoint_any_of(v) for k, v in schema.items()}
-    alternatives = schema.get("oneOf")
-    if isinstance(alternatives, list) and "anyOf" not in schema:
-        types = [a.get("type") if isinstance(a, dict) else None for a in alternatives]
-        # integer is also number (and a bool an int in Python): one class
-        kinds = [_NUMERIC.get(t, t) if isinstance(t, str) else None for t in types]
-        if all(k is not None for k in kinds) and len(set(kinds)) == len(kinds):
-            out["anyOf"] = out.pop("oneOf")
-    return out
+    return fastjsonschema.compile(load_schema(name))
 
 
 def _holds_float(value: Any) -> bool:
     """Whether a float occurs anywhere in plain YAML data (keys included)."""
-    kind = type(value)
-    if kind is dict:
+    if isinstance(value, dict):
         return any(_holds_float(k) or _holds_float(v) for k, v in value.items())
-    if kind is list:
+    if isinstance(value, list):
         return any(_holds_float(v) for v in value)
-    return kind is float
+    return isinstance(value, float)
 
 
 def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldPath = ()) -> list[Diagnostic]:
@@ -761,7 +731,7 @@ def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldP
         try:
             fast(instance)
             return []  # valid: jsonschema would find nothing either (see _compiled_validator)
-        except Exception:  # noqa: BLE001 - invalid or unsure: jsonschema gives the messages
+        except Exception:  # noqa: BLE001 - invalid or unsure: jsonschema writes the messages
             pass
     validator = _strict_validator(schema_name)
     diags: list[Diagnostic] = []
