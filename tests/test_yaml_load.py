@@ -2,12 +2,12 @@
 
 The reference is PyYAML itself: its safe loader (on libyaml when installed,
 as ``load_yaml`` is) without the timestamp resolver (dates stay text, as
-``referee.yamlio`` says).  Whenever
-``load_yaml`` returns a document without diagnostics, the reference reads
-the same data (types included) and composes every value and key at the line
-and column ``load_yaml`` reports; whenever the reference reads a text with
-no repeated key and no value ``load_yaml`` must refuse (over a limit of
-:mod:`referee.limits`), ``load_yaml`` reads it without a diagnostic.
+``referee.yamlio`` says).  Whenever ``load_yaml`` returns a document without
+diagnostics, the reference reads the same data (types included), every
+value and key is located, and each is where the reference composes it
+(line, column, end line); whenever the reference reads a text with no
+repeated key, ``load_yaml`` reads it without a diagnostic unless a limit of
+:mod:`referee.limits` refuses it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,15 @@ _LIMIT_CODES = {"yaml-too-complex", "number-too-large", "encoding"}
 
 
 class _Reference(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """PyYAML's safe loader, dates left as text."""
+    """PyYAML's safe loader, dates left as text, noting a repeated key (as a
+    Python mapping sees it: ``yes`` and ``1`` are one key)."""
+
+    repeated = False
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
+        mapping = super().construct_mapping(node, deep)
+        self.repeated = self.repeated or len(mapping) < len(node.value)
+        return mapping
 
 
 _Reference.yaml_implicit_resolvers = {
@@ -38,48 +46,52 @@ _Reference.yaml_implicit_resolvers = {
 }
 
 
-def _reference(text: str) -> tuple[Any, yaml.Node | None] | None:
-    """The reference's data and its composed root (merge keys merged, as
-    constructing leaves it), or None when it cannot read ``text``."""
-    try:
+class _Read:
+    """What the reference made of a text: its data, its composed root (merge
+    keys merged, as constructing leaves it) and whether a key repeats."""
+
+    def __init__(self, text: str) -> None:
         loader = _Reference(text)
         try:
-            root = loader.get_single_node()
-            return (loader.construct_document(root) if root is not None else None), root
+            self.root = loader.get_single_node()
+            self.data = loader.construct_document(self.root) if self.root is not None else None
+            self.repeated = loader.repeated
         finally:
             loader.dispose()
+
+    def node(self, path: FieldPath, *, key: bool = False) -> yaml.Node:
+        """The node at ``path`` (or the key node naming it)."""
+        node: Any = self.root
+        named: Any = self.root
+        for part in path:
+            if isinstance(node, yaml.SequenceNode):
+                node = named = node.value[part]
+            else:
+                named, node = next((k, v) for k, v in reversed(node.value)
+                                   if _Reference("").construct_object(k) == part)
+        found: yaml.Node = named if key else node
+        return found
+
+
+def _reference(text: str) -> _Read | None:
+    try:
+        return _Read(text)
     except Exception:  # noqa: BLE001 - any refusal (syntax, a tag it cannot build, a crash)
         return None
 
 
-def _nodes(root: yaml.Node) -> tuple[dict[FieldPath, yaml.Node], dict[FieldPath, yaml.Node], bool]:
-    """The node composed at each path, the key node naming each path, and
-    whether some mapping repeats a key.  A node reached again through an
-    alias is walked once (its paths are those of its first place)."""
-    values: dict[FieldPath, yaml.Node] = {}
-    keys: dict[FieldPath, yaml.Node] = {}
-    repeated = False
-    seen: set[int] = set()
-
-    def walk(node: yaml.Node, path: FieldPath) -> None:
-        nonlocal repeated
-        values.setdefault(path, node)
-        if id(node) in seen:
-            return
-        seen.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                walk(item, path + (i,))
-        elif isinstance(node, yaml.MappingNode):
-            names = [_Reference("").construct_object(k) for k, _ in node.value]
-            # repeated as a Python mapping sees it: yes (True) and 1 are one key
-            repeated = repeated or any(a == b for i, a in enumerate(names) for b in names[:i])
-            for name, (key_node, value_node) in zip(names, node.value):
-                keys[path + (name,)] = key_node
-                walk(value_node, path + (name,))
-
-    walk(root, ())
-    return values, keys, repeated
+def _paths(data: Any, path: FieldPath = ()) -> dict[FieldPath, bool]:
+    """Every path into plain data (the root, then through mapping keys and
+    list indices), and whether a key names it."""
+    out = {path: False}
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out.update(_paths(v, path + (k,)))
+            out[path + (k,)] = True
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out.update(_paths(v, path + (i,)))
+    return out
 
 
 def _at(node: yaml.Node) -> tuple[int, int, int]:
@@ -90,23 +102,22 @@ def _at(node: yaml.Node) -> tuple[int, int, int]:
 def _check(text: str) -> YamlDocument | None:
     """The module docstring's contract for ``text``; the clean document, if any."""
     doc, diags = load_yaml(text, "t.yaml")
-    reference = _reference(text)
+    read = _reference(text)
     if doc is not None and not diags:
-        assert reference is not None, text
-        data, root = reference
-        assert repr(doc.data) == repr(data), text  # repr: 1 and True differ
-        if root is not None:
-            values, keys, repeated = _nodes(root)
-            assert not repeated, text
-            assert set(doc.values) == set(values) and set(doc.keys) == set(keys), text
-            for path, node in values.items():
-                pos = doc.position(path)
-                assert (pos.line, pos.column, pos.end_line) == _at(node), (text, path)
-            for path, node in keys.items():
-                pos = doc.key_position(path)
-                assert (pos.line, pos.column, pos.end_line) == _at(node), (text, path)
+        assert read is not None and not read.repeated, text
+        assert repr(doc.data) == repr(read.data), text  # repr: 1 and True differ
+        if "&" not in text:  # with an alias, only the paths of its anchor's place are kept
+            paths = _paths(read.data) if read.root is not None else {}
+            assert set(paths) <= set(doc.values), text  # every value located
+            assert {path for path, named in paths.items() if named} <= set(doc.keys), text
+        for path in doc.values:
+            pos = doc.position(path)
+            assert (pos.line, pos.column, pos.end_line) == _at(read.node(path)), (text, path)
+        for path in doc.keys:
+            pos = doc.key_position(path)
+            assert (pos.line, pos.column, pos.end_line) == _at(read.node(path, key=True)), (text, path)
         return doc
-    if reference is not None and reference[1] is not None and not _nodes(reference[1])[2]:
+    if read is not None and not read.repeated:
         assert diags and {d.code for d in diags} <= _LIMIT_CODES, (text, diags)
     return None
 
