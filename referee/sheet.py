@@ -364,7 +364,7 @@ class _SheetChecker:
                            at_key=True)
         return tuple(sorted(found.items()))
 
-    # -- soulwired, issue 12 (R-SOUL-FILE-1) --------------------------------
+    # -- soulwired (R-SOUL-FILE-1) -------------------------------------------
 
     def _soulwired(self) -> dict[str, str | None]:
         """The optional ``soulwired: {garb, evasion_type}`` block: other keys
@@ -525,7 +525,7 @@ class _SheetChecker:
                 ok = False
                 continue
             ids.append(skill.id)
-            lines.append(self.doc.line(("skills", i)))
+            lines.append(self.doc.position(("skills", i)).line)
         return (tuple(ids) if ok else None), tuple(lines)
 
     # -- the plan -------------------------------------------------------------
@@ -657,7 +657,7 @@ def _checked_plan(plan: Any, parts: _SheetParts, ruleset: Ruleset,
                   known_characters: Sequence[str] | None) -> list[Diagnostic]:
     """:func:`check_plan` of the sheet's plan, a clean answer remembered.
 
-    Why (issue 18): a remembered parse (:func:`parse_plan_remembered`) hands
+    Why: a remembered parse (:func:`parse_plan_remembered`) hands
     sheets that copy a plan the very same clauses; with the same skills,
     intellect, ruleset (its digest covers the catalogue, map and mechanics)
     and battle names the check cannot find anything new.  Only clean answers

@@ -9,7 +9,7 @@ a schema shipped in ``referee/schemas/`` and turns *every* violation into a
 :class:`~referee.diagnostics.Diagnostic` at the offending field (style lessons
 4, 10, 11).
 
-Two deliberate departures from plain ``yaml.safe_load``:
+Three deliberate departures from plain ``yaml.safe_load``:
 
 - timestamps are not resolved (``2007-12-13`` stays a string), so no input can
   produce a non-JSON value or crash the constructor with an impossible date;
@@ -18,7 +18,7 @@ Two deliberate departures from plain ``yaml.safe_load``:
   is built: aliases, nodes once aliases are expanded (no "billion laughs", no
   merge-key bomb, no alias that contains itself), nesting depth and digits of
   a whole number -- each refused with a ``yaml-too-complex`` or
-  ``number-too-large`` diagnostic at the offending line (issue 17).
+  ``number-too-large`` diagnostic at the offending line (docs/security.md).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+import fastjsonschema
 import yaml
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
@@ -60,7 +61,7 @@ class _LimitError(Exception):
 class _PositionLoader(yaml.SafeLoader):
     """SafeLoader without the timestamp resolver, refusing deep nesting while
     composing (before Python's recursion limit); see the module docstring.
-    The pure-Python fallback of :class:`_FastLoader`."""
+    Used where libyaml is not installed (:data:`_Loader`)."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
@@ -98,36 +99,17 @@ _RESOLVERS = {
 _PositionLoader.yaml_implicit_resolvers = _RESOLVERS
 _PositionLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
-_FastLoader: Any = None
-#: ``_CLoader.resolve``'s memo: (node kind, text, implicit flags) -> tag.
-_RESOLVED: dict[tuple[Any, Any, Any], str] = {}
-_RESOLVED_MAX = 4096
-_RESOLVED_TEXT_MAX = 64
+#: The loader :func:`load_yaml` composes with: libyaml's when installed.
+_Loader: Any = _PositionLoader
 if getattr(yaml, "__with_libyaml__", False):
-    class _CLoader(yaml.CSafeLoader):
-        """libyaml's scanner and composer (about ten times faster than the
-        pure-Python ones, so a file at the size limit loads in well under a
-        second) with the same resolvers and constructors.
+    class _LibyamlLoader(yaml.CSafeLoader):
+        """libyaml's scanner and composer with :class:`_PositionLoader`'s
+        resolvers and constructors: a file at the input size limit
+        (:mod:`referee.limits`) loads in well under a second."""
 
-        ``resolve`` (called back from C for every node) answers from a memo:
-        its answer depends on the node's kind, text and implicit flags alone
-        (this loader has no path resolvers), and the same few scalars -- keys,
-        small numbers, skill names -- recur in every sheet of a round."""
-
-        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-            key = (kind, value, implicit)
-            tag = _RESOLVED.get(key)
-            if tag is None:
-                tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
-                if value is None or len(value) <= _RESOLVED_TEXT_MAX:
-                    if len(_RESOLVED) >= _RESOLVED_MAX:
-                        _RESOLVED.clear()  # bounded: a hostile file's distinct scalars cannot grow it
-                    _RESOLVED[key] = tag
-            return tag
-
-    _CLoader.yaml_implicit_resolvers = _RESOLVERS
-    _CLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
-    _FastLoader = _CLoader
+    _LibyamlLoader.yaml_implicit_resolvers = _RESOLVERS
+    _LibyamlLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    _Loader = _LibyamlLoader
 
 _OPENING = re.compile(r"[\[{]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -168,9 +150,9 @@ class _Mark:
 
 
 def _make_loader(text: str) -> Any:
-    """libyaml's loader when available, else PyYAML's."""
+    """A loader of ``text``, once its brackets are known not to nest too deep."""
     _check_flow_depth(text)
-    return _FastLoader(text) if _FastLoader is not None else _PositionLoader(text)
+    return _Loader(text)
 
 
 def _check_limits(root: yaml.Node) -> None:
@@ -223,8 +205,9 @@ class Position:
     """Where a YAML node starts. ``line``/``column`` are 1-based.
 
     ``content_column`` is where the scalar's text starts (one past the opening
-    quote of a quoted scalar); ``style`` is PyYAML's scalar style (``None`` for
-    plain, ``'"'``, ``"'"``, ``'|'``, ``'>'``) or ``"mapping"``/``"sequence"``.
+    quote of a quoted scalar); ``style`` is PyYAML's scalar style (``None``, or
+    ``''`` from libyaml, for plain; ``'"'``, ``"'"``, ``'|'``, ``'>'``) or
+    ``"mapping"``/``"sequence"``.
     ``end_line`` is the 1-based line where the node ends.
     """
 
@@ -251,9 +234,6 @@ class YamlDocument:
     data: Any
     values: Mapping[FieldPath, Position] = field(default_factory=dict)
     keys: Mapping[FieldPath, Position] = field(default_factory=dict)
-    #: True when ``data`` is known to hold no float (the plain path builds
-    #: none), so the schema check need not look for one.
-    floatless: bool = False
 
     def position(self, path: Sequence[Any]) -> Position:
         """The value's position, else the nearest ancestor's, else line 0."""
@@ -264,16 +244,6 @@ class YamlDocument:
             if not p:
                 return Position(1, 1)  # an empty document: its first line
             p = p[:-1]
-
-    def line(self, path: Sequence[Any]) -> int:
-        """``position(path).line``, read off the node when the plain path
-        built this document (no :class:`Position` made for a line number)."""
-        values = self.values
-        if isinstance(values, (_NodePositions, _SpanPositions)):
-            p = tuple(path)
-            if p in values:
-                return values.line(p)
-        return self.position(path).line
 
     def key_position(self, path: Sequence[Any]) -> Position:
         """Where the key naming ``path`` is written, else :meth:`position`."""
@@ -333,16 +303,14 @@ def load_yaml(text: str, file: str) -> tuple[YamlDocument | None, list[Diagnosti
     ``yaml-syntax`` error with the parser's line/column, or ``duplicate-key``
     errors (the document is still returned for those, the last value kept).
 
-    Why two paths (issue 18, item 2): an honest file -- plain mappings,
-    lists, text, whole numbers, no anchor, no duplicate key -- is built in one
-    pass over libyaml's nodes with its positions computed only when a
-    diagnostic or a line number asks (:func:`_load_plain`); anything else, or
-    anything that pass is unsure of, is loaded again by the general path
-    below, which alone writes diagnostics, so they cannot differ.
+    Two paths, one answer: an honest file -- plain mappings, lists, text,
+    whole numbers, no anchor, no duplicate key, as nearly every sheet and
+    battle file is -- is built in one pass over the composed nodes
+    (:func:`_load_plain`); anything else, or anything that pass is unsure
+    of, is loaded again by the general path, which alone writes
+    diagnostics, so the two cannot differ in what they report.
     """
-    plain = _load_simple(text, file)
-    if plain is None:
-        plain = _load_plain(text, file)
+    plain = _load_plain(text, file)
     if plain is not None:
         return plain, []
     return _load_yaml_general(text, file)
@@ -387,10 +355,10 @@ def _load_yaml_general(text: str, file: str) -> tuple[YamlDocument | None, list[
         return None, [_empty_tagged_diagnostic(node, file)]
     finally:
         loader.dispose()
-    values: dict[FieldPath, Position] = {}
-    keys: dict[FieldPath, Position] = {}
+    values: dict[FieldPath, yaml.Node] = {}
+    keys: dict[FieldPath, yaml.Node] = {}
     diags: list[Diagnostic] = []
-    doc = YamlDocument(file, text, data, values, keys)
+    doc = YamlDocument(file, text, data, _NodePositions(values), _NodePositions(keys))
     if node is not None:
         _walk(node, (), values, keys, diags, doc, set())
     return doc, diags
@@ -437,28 +405,20 @@ _PLAIN_MAX_CHARS = 64 * 1024
 
 
 class _NodePositions(Mapping[FieldPath, Position]):
-    """Positions by path, each computed from its node the first time it is
-    asked for: a sheet that loads cleanly asks for a handful (its skills'
-    and patterns' lines), not one per value."""
+    """Positions by path, read off the composed node at each path when asked:
+    a document that loads cleanly is asked for a handful (its skills' and
+    patterns' lines), not one per value."""
 
-    __slots__ = ("_nodes", "_done")
+    __slots__ = ("_nodes",)
 
     def __init__(self, nodes: dict[FieldPath, yaml.Node]) -> None:
         self._nodes = nodes
-        self._done: dict[FieldPath, Position] = {}
 
     def __getitem__(self, path: FieldPath) -> Position:
-        pos = self._done.get(path)
-        if pos is None:
-            pos = self._done[path] = _position(self._nodes[path])
-        return pos
+        return _position(self._nodes[path])
 
     def __contains__(self, path: object) -> bool:
         return path in self._nodes
-
-    def line(self, path: FieldPath) -> int:
-        """``self[path].line`` without building the :class:`Position`."""
-        return int(self._nodes[path].start_mark.line) + 1
 
     def __iter__(self) -> Any:
         return iter(self._nodes)
@@ -467,9 +427,8 @@ class _NodePositions(Mapping[FieldPath, Position]):
         return len(self._nodes)
 
 
-def _tagged_scalar(tag: str, text: str) -> Any:
-    """A plain scalar's value from its resolved ``tag``, for the two fast
-    paths (:func:`_load_plain`, :func:`_load_simple`): text, a whole number
+def _plain_scalar(tag: str, text: str) -> Any:
+    """A plain scalar's value from its resolved ``tag``: text, a whole number
     ``int()`` reads exactly, a null or a bool; raises :class:`_Unsure` for
     any other (floats, timestamps, odd integer forms: the general path's)."""
     if tag == _STR_TAG:
@@ -488,15 +447,15 @@ def _load_plain(text: str, file: str) -> YamlDocument | None:
     """The document when ``text`` is plain YAML, else ``None`` (the general
     path decides, and writes every diagnostic).
 
-    Plain: libyaml available; no anchor (so no alias and no merge bomb: the
-    text has no ``&``); only mappings, lists, text, ``int()``-exact whole
-    numbers, booleans and nulls, under the default tags; text keys, none
-    repeated; within the node and depth limits; at most
-    :data:`_PLAIN_MAX_CHARS` characters (a sheet is about 200: a big file
-    is not composed twice when it turns out not plain).  Built in one pass -- data
-    and the node at each path -- where the general path takes three (limits,
-    constructor, positions).  Anything else, or any error, is "unsure"."""
-    if _FastLoader is None or len(text) > _PLAIN_MAX_CHARS or "&" in text:
+    Plain: no anchor (so no alias and no merge bomb: the text has no ``&``);
+    only mappings, lists, text, ``int()``-exact whole numbers, booleans and
+    nulls, under the default tags; text keys, none repeated; within the node
+    and depth limits; at most :data:`_PLAIN_MAX_CHARS` characters (a sheet
+    is about 200: a big file is not composed twice when it turns out not
+    plain).  Data and the node at each path are built in one pass, where
+    the general path takes three (limits, constructor, positions).  Anything
+    else, or any error, is "unsure"."""
+    if len(text) > _PLAIN_MAX_CHARS or "&" in text:
         return None
     try:
         loader = _make_loader(text)
@@ -519,7 +478,7 @@ def _load_plain(text: str, file: str) -> YamlDocument | None:
         tag = node.tag
         kind = type(node)
         if kind is yaml.ScalarNode:
-            return _tagged_scalar(tag, node.value)
+            return _plain_scalar(tag, node.value)
         if kind is yaml.MappingNode and tag == _MAP_TAG:
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
@@ -539,202 +498,7 @@ def _load_plain(text: str, file: str) -> YamlDocument | None:
         data = build(root, (), 1) if root is not None else None
     except Exception:  # noqa: BLE001 - _Unsure, or anything unforeseen: the general path
         return None
-    return YamlDocument(file, text, data, _NodePositions(values), _NodePositions(keys), floatless=True)
-
-
-class _SpanPositions(Mapping[FieldPath, Position]):
-    """Positions by path kept as ``(line, column, style, end_line)`` tuples
-    (1-based; plain scalars and flow or block collections, never quoted, so
-    the content column is the column), each :class:`Position` made the first
-    time it is asked for (:func:`_load_simple`)."""
-
-    __slots__ = ("_spans", "_done")
-
-    def __init__(self, spans: dict[FieldPath, tuple[int, int, str, int]]) -> None:
-        self._spans = spans
-        self._done: dict[FieldPath, Position] = {}
-
-    def __getitem__(self, path: FieldPath) -> Position:
-        pos = self._done.get(path)
-        if pos is None:
-            line, column, style, end_line = self._spans[path]
-            pos = self._done[path] = Position(line, column, column, style, end_line)
-        return pos
-
-    def __contains__(self, path: object) -> bool:
-        return path in self._spans
-
-    def line(self, path: FieldPath) -> int:
-        """``self[path].line`` without building the :class:`Position`."""
-        return self._spans[path][0]
-
-    def __iter__(self) -> Any:
-        return iter(self._spans)
-
-    def __len__(self) -> int:
-        return len(self._spans)
-
-
-#: A plain scalar :func:`_load_simple` reads: printable characters that no
-#: YAML reader refuses or reads as a line break (no C0/C1 controls, U+2028,
-#: U+2029, U+FEFF, U+FFFE/F, surrogates), and none of YAML's indicators or
-#: quotes (``, [ ] { } # : & * ! | > ' " % @ ` ?``), no space, no tab; a
-#: ``-`` anywhere but first.  Such a text is one scalar in flow and in block
-#: context alike, whatever follows it on the line.
-_SIMPLE_CHARS = "A-Za-z0-9_.+/()~=$^;\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
-_SIMPLE_SCALAR = f"[{_SIMPLE_CHARS}][{_SIMPLE_CHARS}\\-]*"
-#: One line of a block mapping: indentation, a key of at most 64 ASCII
-#: letters, digits and ``_``, and either nothing (a mapping follows, more
-#: indented) or one space and a value: a flow list or mapping of simple
-#: scalars (``[a, b]``, ``{a: 1, b: 2}``, items parted by ``, ``) or simple
-#: scalars parted by single spaces.
-_SIMPLE_LINE = re.compile(
-    rf"( *)([A-Za-z_][A-Za-z0-9_]{{0,63}}):(?: (?:(\[(?:{_SIMPLE_SCALAR}(?:, {_SIMPLE_SCALAR})*)?\])"
-    rf"|(\{{(?:{_SIMPLE_SCALAR}: {_SIMPLE_SCALAR}(?:, {_SIMPLE_SCALAR}: {_SIMPLE_SCALAR})*)?\}})"
-    rf"|({_SIMPLE_SCALAR}(?: {_SIMPLE_SCALAR})*)))?\Z")
-#: Block mappings nested deeper than this go to :func:`_load_plain`.
-_SIMPLE_MAX_DEPTH = 8
-_MISSING: Any = object()
-#: A scalar's text -> its value (only str, ``int()``-exact whole numbers,
-#: bools and nulls); bounded like :data:`_RESOLVED`.
-_SIMPLE_VALUES: dict[str, Any] = {}
-
-
-class _SimpleResolver(yaml.resolver.Resolver):
-    """The loaders' implicit resolvers (no timestamps), for :func:`_simple_value`."""
-
-
-_SimpleResolver.yaml_implicit_resolvers = _RESOLVERS
-_SIMPLE_RESOLVER = _SimpleResolver()
-
-
-def _simple_value(text: str) -> Any:
-    """A plain scalar's value as :func:`_load_plain` builds it (the same
-    resolvers, the same four tags); raises :class:`_Unsure` for any other.
-    Remembered in :data:`_SIMPLE_VALUES` (bounded; texts of at most
-    :data:`_RESOLVED_TEXT_MAX` characters), which callers read first."""
-    tag = _SIMPLE_RESOLVER.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
-    value = _tagged_scalar(tag, text)
-    if len(text) <= _RESOLVED_TEXT_MAX:
-        if len(_SIMPLE_VALUES) >= _RESOLVED_MAX:
-            _SIMPLE_VALUES.clear()
-        _SIMPLE_VALUES[text] = value
-    return value
-
-
-def _simple_key(text: str) -> str:
-    """A mapping key's text, when YAML reads it as that text (not ``1``,
-    ``null``, ``yes``...) and it is at most 64 characters (libyaml takes a
-    key of up to 1,024); raises :class:`_Unsure` otherwise."""
-    value = _SIMPLE_VALUES.get(text, _MISSING)
-    if value is _MISSING:
-        value = _simple_value(text)
-    if value != text or type(value) is not str or len(text) > 64:
-        raise _Unsure
-    return text
-
-
-def _load_simple(text: str, file: str) -> YamlDocument | None:
-    """The document when ``text`` is a *simple* block mapping, else ``None``
-    (then :func:`_load_plain` and the general path decide).
-
-    Why (issue 18, helper roundfast): libyaml's composer makes a node, two
-    marks and a call back into Python per value; a round's sheets and battle
-    files are a few lines of ``key: value``, each read by one regular
-    expression here, several times faster.  Simple: text ending in a line
-    break, every line a key line of :data:`_SIMPLE_LINE` (no blank line,
-    comment, quote, anchor, tag, block list or block text), keys text, none
-    repeated, mappings indented consistently and at most
-    :data:`_SIMPLE_MAX_DEPTH` deep, every scalar text, a whole number
-    ``int()`` reads exactly, a bool or a null.  Data and positions are those
-    libyaml gives (``tests/test_yaml_plain.py`` holds this path to the other
-    two); anything else is "unsure"."""
-    if not text.endswith("\n") or len(text) > _PLAIN_MAX_CHARS:
-        return None
-    matches = list(map(_SIMPLE_LINE.match, text.split("\n")))
-    matches.pop()
-    if None in matches:
-        return None
-    values: dict[FieldPath, tuple[int, int, str, int]] = {}
-    keys: dict[FieldPath, tuple[int, int, str, int]] = {}
-    try:
-        data, end = _simple_block(matches, 0, 0, (), 1, values, keys)
-    except _Unsure:
-        return None
-    values[()] = (1, 1, "mapping", end + 1)
-    return YamlDocument(file, text, data, _SpanPositions(values), _SpanPositions(keys), floatless=True)
-
-
-def _simple_block(matches: list[Any], i: int, indent: int, path: FieldPath, depth: int,
-                  values: dict[FieldPath, tuple[int, int, str, int]],
-                  keys: dict[FieldPath, tuple[int, int, str, int]]) -> tuple[dict[str, Any], int]:
-    """:func:`_load_simple`'s block mapping whose keys start at line ``i``
-    (0-based), column ``indent``; and the index of the line after it."""
-    if depth > _SIMPLE_MAX_DEPTH:
-        raise _Unsure
-    memo = _SIMPLE_VALUES
-    missing = _MISSING
-    count = len(matches)
-    out: dict[str, Any] = {}
-    while i < count:
-        spaces, key, flow_seq, flow_map, plain = matches[i].groups()
-        here = len(spaces)
-        if here != indent:
-            if here < indent:
-                break
-            raise _Unsure
-        if key in out:
-            raise _Unsure
-        _simple_key(key)
-        line = i + 1
-        where = path + (key,)
-        keys[where] = (line, here + 1, "", line)
-        column = here + len(key) + 3  # 1-based: past "key: "
-        if plain is not None:
-            value = memo.get(plain, missing)
-            out[key] = _simple_value(plain) if value is missing else value
-            values[where] = (line, column, "", line)
-        elif flow_seq is not None:
-            values[where] = (line, column, "sequence", line)
-            items: list[Any] = []
-            if len(flow_seq) > 2:
-                for n, raw in enumerate(flow_seq[1:-1].split(", ")):
-                    value = memo.get(raw, missing)
-                    items.append(_simple_value(raw) if value is missing else value)
-                    column += 1 if n == 0 else 2
-                    values[where + (n,)] = (line, column, "", line)
-                    column += len(raw)
-            out[key] = items
-        elif flow_map is not None:
-            values[where] = (line, column, "mapping", line)
-            inner: dict[str, Any] = {}
-            if len(flow_map) > 2:
-                column += 1
-                for pair in flow_map[1:-1].split(", "):
-                    name, raw = pair.split(": ")
-                    if name in inner:
-                        raise _Unsure
-                    _simple_key(name)
-                    inner_where = where + (name,)
-                    keys[inner_where] = (line, column, "", line)
-                    column += len(name) + 2
-                    value = memo.get(raw, missing)
-                    inner[name] = _simple_value(raw) if value is missing else value
-                    values[inner_where] = (line, column, "", line)
-                    column += len(raw) + 2
-            out[key] = inner
-        else:  # "key:" alone: a mapping follows, more indented
-            if i + 1 >= count:
-                raise _Unsure
-            deeper = len(matches[i + 1].group(1))
-            if deeper <= here:
-                raise _Unsure
-            out[key], after = _simple_block(matches, i + 1, deeper, where, depth + 1, values, keys)
-            values[where] = (line + 1, deeper + 1, "mapping", after + 1)
-            i = after
-            continue
-        i += 1
-    return out, i
+    return YamlDocument(file, text, data, _NodePositions(values), _NodePositions(keys))
 
 
 def read_yaml_file(path: str | Path, display: str | None = None, *, root: str | Path | None = None,
@@ -799,14 +563,15 @@ def _position(node: yaml.Node) -> Position:
 def _walk(
     node: yaml.Node,
     path: FieldPath,
-    values: dict[FieldPath, Position],
-    keys: dict[FieldPath, Position],
+    values: dict[FieldPath, yaml.Node],
+    keys: dict[FieldPath, yaml.Node],
     diags: list[Diagnostic],
     doc: YamlDocument,
     seen: set[int],
 ) -> None:
-    """Record positions under ``path``; aliases are visited once (no blow-up)."""
-    values.setdefault(path, _position(node))
+    """Record the node at each path under ``path`` and report duplicate keys;
+    aliases are visited once (no blow-up)."""
+    values.setdefault(path, node)
     if id(node) in seen:
         return
     seen.add(id(node))
@@ -832,7 +597,7 @@ def _walk(
                 )
             else:
                 first_seen[key] = key_pos
-            keys[path + (key,)] = key_pos
+            keys[path + (key,)] = key_node
             _walk(value_node, path + (key,), values, keys, diags, doc, seen)
 
 
@@ -854,9 +619,9 @@ def _scalar_key(node: yaml.Node) -> Any:
 # JSON Schema
 
 
-#: JSON Schema's "integer" accepts 5.0; a sheet's ``body: 5.0`` then passed
-#: ``check`` and failed later with no message (issue 17, point 18).  Here a
-#: whole number is an ``int`` and nothing else.
+#: JSON Schema's "integer" accepts 5.0; a sheet's ``body: 5.0`` would then
+#: pass ``check`` and fail later with no message.  Here a whole number is an
+#: ``int`` and nothing else.
 _StrictValidator = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
@@ -915,70 +680,39 @@ def _type_of(value: Any) -> str:
 
 @functools.cache
 def _strict_validator(name: str) -> Any:
-    """The jsonschema validator of a schema, built once per process (issue 18)."""
+    """The jsonschema validator of a schema (one per process: schemas never change)."""
     return _StrictValidator(load_schema(name))
 
 
-#: Schemas whose every keyword a draft-07 compiled validator reads as
-#: jsonschema's 2020-12 does (no ``prefixItems``, no ``uniqueItems``); the
-#: ruleset and skills schemas (read once per process) always go to jsonschema.
+#: The schemas of the files a round reads by the thousand (sheets, battle
+#: files).  Their keywords mean the same in draft 7, which fastjsonschema
+#: reads, as in draft 2020-12 (a test checks), so a validator compiled from
+#: each *as written* answers "valid" exactly when jsonschema finds nothing;
+#: the ruleset and skills schemas (read once per process, with 2020-12's
+#: ``prefixItems``) always go to jsonschema.
 _COMPILED_SCHEMAS = frozenset({"character", "battle"})
 
 
 @functools.cache
 def _compiled_validator(name: str) -> Any:
-    """fastjsonschema's generated validator for the happy path, or None.
+    """fastjsonschema's validator of the schema as written, or None.
 
-    Why (issue 18): a round reads thousands of sheets, and jsonschema's
-    interpreter took as long as parsing them.  Only a *valid* answer is
-    trusted (then jsonschema would report nothing); any failure goes to
-    jsonschema, which writes the messages.  Data holding a float never takes
-    this path: fastjsonschema counts 5.0 as an integer, which this project
-    refuses (``_StrictValidator``).  Without fastjsonschema installed every
-    document goes to jsonschema, as before."""
+    Only its *valid* is trusted; on any failure jsonschema, which writes
+    every message, validates again.  Data holding a float never takes this
+    path: fastjsonschema counts 5.0 as an integer, which this project
+    refuses (``_StrictValidator``)."""
     if name not in _COMPILED_SCHEMAS:
         return None
-    try:
-        import fastjsonschema  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:  # pragma: no cover - an optional speed-up
-        return None
-    return fastjsonschema.compile(_disjoint_any_of(load_schema(name)))
-
-
-_NUMERIC = {"integer": "number", "boolean": "number"}
-
-
-def _disjoint_any_of(schema: Any) -> Any:
-    """A copy of ``schema`` where each ``oneOf`` whose alternatives all name
-    a different single ``type`` (integer, number and boolean counted as one)
-    is an ``anyOf``: at most one of them can
-    hold, so both accept the same data; but the compiled ``anyOf`` stops at
-    the first alternative that holds, where ``oneOf`` tries the others and
-    pays for an exception each (a sheet's every pattern, issue 18).  Only
-    the compiled validator reads the copy; jsonschema keeps the original."""
-    if isinstance(schema, list):
-        return [_disjoint_any_of(x) for x in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: _disjoint_any_of(v) for k, v in schema.items()}
-    alternatives = schema.get("oneOf")
-    if isinstance(alternatives, list) and "anyOf" not in schema:
-        types = [a.get("type") if isinstance(a, dict) else None for a in alternatives]
-        # integer is also number (and a bool an int in Python): one class
-        kinds = [_NUMERIC.get(t, t) if isinstance(t, str) else None for t in types]
-        if all(k is not None for k in kinds) and len(set(kinds)) == len(kinds):
-            out["anyOf"] = out.pop("oneOf")
-    return out
+    return fastjsonschema.compile(load_schema(name))
 
 
 def _holds_float(value: Any) -> bool:
     """Whether a float occurs anywhere in plain YAML data (keys included)."""
-    kind = type(value)
-    if kind is dict:
+    if isinstance(value, dict):
         return any(_holds_float(k) or _holds_float(v) for k, v in value.items())
-    if kind is list:
+    if isinstance(value, list):
         return any(_holds_float(v) for v in value)
-    return kind is float
+    return isinstance(value, float)
 
 
 def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldPath = ()) -> list[Diagnostic]:
@@ -993,11 +727,11 @@ def schema_diagnostics(doc: YamlDocument, schema_name: str, *, base_path: FieldP
     for part in base_path:
         instance = instance[part]
     fast = _compiled_validator(schema_name)
-    if fast is not None and (doc.floatless or not _holds_float(instance)):
+    if fast is not None and not _holds_float(instance):
         try:
             fast(instance)
             return []  # valid: jsonschema would find nothing either (see _compiled_validator)
-        except Exception:  # noqa: BLE001 - invalid or unsure: jsonschema gives the messages
+        except Exception:  # noqa: BLE001 - invalid or unsure: jsonschema writes the messages
             pass
     validator = _strict_validator(schema_name)
     diags: list[Diagnostic] = []

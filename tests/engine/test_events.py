@@ -71,3 +71,24 @@ def test_events_are_frozen() -> None:
     ev = E.Damage(turn=1, target="x", amount=2, hp_after=3, cause="wall")
     with pytest.raises(dataclasses.FrozenInstanceError):
         ev.amount = 5  # type: ignore[misc]
+
+
+def test_every_event_class_takes_its_fields_by_keyword_with_their_defaults() -> None:
+    """Every event class (a later variant's too) is built by keyword only,
+    with its declared defaults, and events compare and hash by value."""
+    import inspect
+
+    for cls in E.EVENT_TYPES.values():
+        params = list(inspect.signature(cls).parameters.values())
+        fields = dataclasses.fields(cls)
+        assert [p.name for p in params] == [f.name for f in fields]
+        for p, f in zip(params, fields):
+            assert p.kind is inspect.Parameter.KEYWORD_ONLY
+            assert p.default is (inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
+    event = E.ActionEnd(turn=1, actor="a")
+    assert (event.turn, event.actor, event.rule) == (1, "a", "R-TURN-2")
+    assert event == E.ActionEnd(turn=1, actor="a") and hash(event) == hash(E.ActionEnd(turn=1, actor="a"))
+    with pytest.raises(TypeError):
+        E.ActionEnd(1, "a")  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        E.ActionEnd(turn=1)  # type: ignore[call-arg]
