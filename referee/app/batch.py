@@ -71,10 +71,18 @@ class BattleOutcome:
     reports: tuple[str, ...] = ()
     error: str = ""
     warnings: str = ""
+    #: the round's missing-plan rulings about this battle's players
+    #: (``referee.intake.nmr``): ``{"player", "policy", "detail"}`` each.
+    nmr: tuple[dict[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+    @property
+    def failed(self) -> bool:
+        """Not resolved for a reason other than a forfeit (which is a result)."""
+        return self.status not in ("ok", "forfeit")
 
 
 def find_battles(folder: str | Path) -> list[Path]:
@@ -123,7 +131,8 @@ def shown_path(rel: str) -> str:
 
 def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
                 time_limit_seconds: float | None = None, full: bool = False,
-                sealed: Sealed = None, json_decisions: bool = False) -> BattleOutcome:
+                sealed: Sealed = None, json_decisions: bool = False,
+                nmr: tuple[dict[str, Any], ...] = ()) -> BattleOutcome:
     """Worker: resolve one battle, write its reports, return its summary row.
 
     Never raises: invalid input, a battle over its time limit, an unwritable
@@ -134,6 +143,9 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
     :param json_decisions: the json report keeps the decision events
         (``--decisions``); otherwise the battle is resolved lean, since no
         other format of a round reads them (issue 18).
+    :param nmr: the missing-plan rulings about this battle's players, each
+        with the battle-relative ``sheets`` it covers; the report records
+        them (``inputs.nmr``, with the characters' names) and says so.
     """
     shown = shown_path(rel)
     root = path[: len(path) - len(rel)] if path.endswith(rel) else ""
@@ -148,6 +160,8 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
             decisions = needs_decisions(formats, json_decisions=json_decisions)
             report, warnings = (resolve_file_checked(path, decisions=decisions) if sealed is None
                                 else resolve_committed(path, rel, *sealed, decisions=decisions))
+            if nmr:
+                report = dc_replace(report, inputs={**report.inputs, "nmr": _nmr_inputs(report, nmr)})
             texts = [(fmt, render(report, fmt, lang, full=full)) for fmt in formats]
         written = []
         stem = report_stem(rel)
@@ -163,13 +177,14 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
         return BattleOutcome(
             battle=shown, status="ok", title=report.title, seed=report.seed, winner=result.winner,
             reason=result.reason, turns=result.turns, standing=f"{standing['white']}-{standing['black']}",
-            reports=tuple(written), warnings=said(warnings))
+            reports=tuple(written), warnings=said(warnings), nmr=_nmr_rows(nmr))
     except BattleTimeout as err:
         return BattleOutcome(battle=shown, status="timed-out",
-                             error=f"{shown}: {err} (the time limit per battle); no report was written",)
+                             error=f"{shown}: {err} (the time limit per battle); no report was written",
+                             nmr=_nmr_rows(nmr))
     except ReferError as err:
         return BattleOutcome(battle=shown, status="invalid", error=said(d for d in err.diagnostics if d.is_error),
-                             warnings=said(d for d in err.diagnostics if not d.is_error))
+                             warnings=said(d for d in err.diagnostics if not d.is_error), nmr=_nmr_rows(nmr))
     except UnsafePathError as err:
         return BattleOutcome(battle=shown, status="unwritable", error=f"report not written: {err.problem.message}")
     except OSError as err:
@@ -178,6 +193,18 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
     except Exception as err:  # a bug: reported, never stops the round
         last = traceback.format_exception_only(type(err), err)[-1].strip()
         return BattleOutcome(battle=shown, status="crashed", error=f"internal error: {last}")
+
+
+def _nmr_rows(nmr: tuple[dict[str, Any], ...]) -> tuple[dict[str, str], ...]:
+    """The rulings as ``standings.json`` writes them: player, policy, detail."""
+    return tuple({"player": str(e["player"]), "policy": str(e["policy"]), "detail": str(e["detail"])} for e in nmr)
+
+
+def _nmr_inputs(report: Any, nmr: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """The rulings as a report's inputs record them: with the names of the
+    characters each covers (read off the report's own characters)."""
+    return [{**row, "characters": [c["name"] for c in report.characters() if c["sheet"] in entry["sheets"]]}
+            for row, entry in zip(_nmr_rows(nmr), nmr)]
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -226,7 +253,8 @@ class _Progress:
 #: has not answered (stuck where the worker's own timer cannot reach).
 WATCHDOG_GRACE_SECONDS = 10.0
 
-_Task = tuple[str, str]
+#: (battle path, round-relative name, its missing-plan rulings)
+_Task = tuple[str, str, tuple[dict[str, Any], ...]]
 
 
 def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ...], lang: str,
@@ -244,9 +272,9 @@ def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ..
     stalled = False
     try:
         futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, time_limit_seconds, full, sealed,
-                               json_decisions):
-                   (path, rel)
-                   for path, rel in tasks}
+                               json_decisions, nmr):
+                   (path, rel, nmr)
+                   for path, rel, nmr in tasks}
         pending = set(futures)
         last_progress = time.monotonic()
         while pending:
@@ -315,7 +343,14 @@ def run_batch(
     sealed = round_secret(root)  # a committed round: seeds from its secret (raises if unavailable)
     bar = _Progress(len(battles), progress or sys.stderr)
     outcomes: list[BattleOutcome] = []
-    tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
+    tasks = []
+    for p, rulings in _missing_plans(root, battles):
+        forfeit = _forfeit(p, root, rulings)
+        if forfeit is not None:
+            outcomes.append(forfeit)
+            bar.update(forfeit)
+        else:
+            tasks.append((str(p), p.relative_to(root).as_posix(), rulings))
     try:
         _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds, full, sealed,
                      decisions)
@@ -323,12 +358,45 @@ def run_batch(
         finished = {o.battle for o in outcomes}
         outcomes += [BattleOutcome(battle=shown_path(rel), status="interrupted",
                                    error="not resolved: the round was interrupted (Ctrl-C)")
-                     for _, rel in tasks if shown_path(rel) not in finished]
+                     for _, rel, _ in tasks if shown_path(rel) not in finished]
         remove_temporaries(out)
         _write_standings(outcomes, out, root, lang, sealed)
         raise BatchInterrupted(sorted(outcomes, key=lambda o: o.battle)) from None
     _write_standings(outcomes, out, root, lang, sealed)
     return outcomes
+
+
+def _missing_plans(root: Path, battles: list[Path]) -> list[tuple[Path, tuple[dict[str, Any], ...]]]:
+    """Each battle with the round's missing-plan rulings about its players
+    (``referee.intake.nmr``; none for a round without a roster), each ruling
+    with the battle-relative sheets it covers."""
+    from referee.intake.core import battle_teams
+    from referee.intake.nmr import missing_plans
+
+    ruled = missing_plans(root)
+    out = []
+    for battle in battles:
+        rulings: tuple[dict[str, Any], ...] = ()
+        if ruled is not None:
+            teams = battle_teams(battle, root)[0]
+            sheets = {s for team in teams.values() for s in team}
+            rulings = tuple({**e.to_json(), "sheets": [os.path.relpath(root / s, battle.parent).replace(os.sep, "/")
+                                                       for s in e.sheets if s in sheets],
+                             "teams": sorted(t for t, team in teams.items() if set(team) & set(e.sheets))}
+                            for e in ruled.for_sheets(sheets))
+        out.append((battle, rulings))
+    return out
+
+
+def _forfeit(battle: Path, root: Path, rulings: tuple[dict[str, Any], ...]) -> BattleOutcome | None:
+    """The battle's result when a side forfeits (R-NMR: the side of a player
+    who forfeits loses without the battle being resolved; both: nobody wins)."""
+    losers = {t for e in rulings if e["policy"] == "forfeit" for t in e["teams"]}
+    if not losers:
+        return None
+    others = [t for t in ("white", "black") if t not in losers]
+    return BattleOutcome(battle=shown_path(battle.relative_to(root).as_posix()), status="forfeit",
+                         winner=others[0] if len(others) == 1 else "none", reason="forfeit", nmr=_nmr_rows(rulings))
 
 
 def _write_standings(outcomes: list[BattleOutcome], out: Path, root: Path, lang: str, sealed: Sealed) -> None:
@@ -345,8 +413,9 @@ def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, .
                  json_decisions: bool = False) -> None:
     """Every task resolved, in this process or a pool of workers."""
     if jobs <= 1 or len(tasks) <= 1:
-        for path, rel in tasks:
-            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full, sealed, json_decisions)
+        for path, rel, nmr in tasks:
+            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full, sealed, json_decisions,
+                                  nmr)
             outcomes.append(outcome)
             bar.update(outcome)
         return
@@ -367,7 +436,7 @@ def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, .
     for task in left:
         crashed, stalled = _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar,
                                      time_limit_seconds, full, sealed, json_decisions)
-        for _, rel in crashed:
+        for _, rel, _ in crashed:
             outcome = (BattleOutcome(battle=shown_path(rel), status="timed-out",
                                      error=f"{shown_path(rel)}: took longer than {time_limit_seconds:g} s "
                                            "and did not stop; its worker was killed")
@@ -382,7 +451,7 @@ def _counts(outcomes: list[BattleOutcome]) -> dict[str, int]:
     return {
         "battles": len(outcomes),
         "resolved": sum(o.ok for o in outcomes),
-        "failed": sum(not o.ok for o in outcomes),
+        "failed": sum(o.failed for o in outcomes),
         "white_wins": sum(o.ok and o.winner == "white" for o in outcomes),
         "black_wins": sum(o.ok and o.winner == "black" for o in outcomes),
         "draws": sum(o.ok and o.winner == "draw" for o in outcomes),
@@ -396,6 +465,7 @@ def standings_json(outcomes: list[BattleOutcome], commitment: str | None = None)
     for o in outcomes:
         row = asdict(o)
         row["reports"] = list(o.reports)
+        row["nmr"] = [dict(e) for e in o.nmr]
         rows.append(row)
     sealed = {"seed_commitment": commitment} if commitment else {}
     return json.dumps({**sealed, "summary": _counts(outcomes), "battles": rows}, ensure_ascii=False, indent=2) + "\n"
@@ -405,6 +475,12 @@ def standings_json(outcomes: list[BattleOutcome], commitment: str | None = None)
 #: strikethrough, the cell border), escaped with a backslash; ``#``, ``+``,
 #: ``-`` and friends only matter at the start of a line, which a cell never is.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def nmr_sentence(lang: str, ruling: dict[str, str]) -> str:
+    """One missing-plan ruling in words (``standings.md``)."""
+    detail = MESSAGES[lang].get(f"nmr.reason.{ruling['detail']}", ruling["detail"])
+    return message(lang, f"standings.nmr.{ruling['policy']}", player=ruling["player"], detail=detail)
 
 
 def markdown_cell(value: Any) -> str:
@@ -444,10 +520,17 @@ def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en
             winner = word(lang, "result.draw_word") if o.winner == "draw" else team_label(lang, o.winner)
             lines.append(f"| {markdown_cell(o.battle)} | {markdown_cell(o.title)} | {winner} | {markdown_cell(how)} | "
                          f"{o.turns} | {o.standing} | {markdown_cell(o.seed)} |")
+        elif o.status == "forfeit":
+            winner = team_label(lang, o.winner) if o.winner != "none" else word(lang, "none")
+            lines.append(f"| {markdown_cell(o.battle)} | | {winner} | {say('status.forfeit')} | | | |")
         else:
             status = MESSAGES[lang].get(f"standings.status.{o.status}", o.status)
             lines.append(f"| {markdown_cell(o.battle)} | | **{say('failed')}** | {markdown_cell(status)} | | | |")
-    for title, rows in (("failed_title", [(o.battle, o.error) for o in outcomes if not o.ok]),
+    rulings = [(o.battle, e) for o in outcomes for e in o.nmr]
+    if rulings:
+        lines += ["", f"## {say('nmr_title')}", ""]
+        lines += [f"- {markdown_cell(battle)}: {markdown_cell(nmr_sentence(lang, e))}" for battle, e in rulings]
+    for title, rows in (("failed_title", [(o.battle, o.error) for o in outcomes if o.failed]),
                         ("warnings_title", [(o.battle, o.warnings) for o in outcomes if o.warnings])):
         if rows:
             lines += ["", f"## {say(title)}", ""] + ([say("warnings_note"), ""] if title == "warnings_title" else [])

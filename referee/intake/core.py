@@ -59,6 +59,8 @@ __all__ = [
     "pending_receipts",
     "mark_replied",
     "decode_file",
+    "battle_teams",
+    "round_ruleset",
 ]
 
 #: Charsets a file or body may be declared in; anything else is refused with
@@ -265,37 +267,53 @@ def _plan_reference(data: Any) -> str | None:
     return None
 
 
-def _uses(work: Path) -> tuple[dict[str, set[str]], set[str]]:
-    """Each battle's files (its sheets and their plan files) and the rulesets
-    the battles name, round-relative."""
+def battle_teams(battle: Path, root: Path) -> tuple[dict[str, list[str]], str | None]:
+    """A battle file's sheets by team (paths relative to ``root``) and the
+    ruleset it names (a built-in's name, or a path relative to ``root``),
+    read from the file alone -- the sheets need not exist or be valid."""
     from referee.battlefile import read_battle
+
+    doc, _ = read_battle(battle)
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    ruleset = data.get("ruleset", "tcgt")
+    if isinstance(ruleset, str) and ("/" in ruleset or ruleset.endswith((".yaml", ".yml"))):
+        ruleset = _norm(battle.parent, ruleset, root)
+    teams = data.get("teams")
+    out: dict[str, list[str]] = {}
+    for team, paths in teams.items() if isinstance(teams, dict) else ():
+        sheets = [_norm(battle.parent, p, root) if isinstance(p, str) else None
+                  for p in (paths if isinstance(paths, list) else ())]
+        out[str(team)] = [s for s in sheets if s is not None]
+    return out, ruleset if isinstance(ruleset, str) else None
+
+
+def round_ruleset(root: Path) -> str:
+    """The ruleset to check a file against when no battle uses it: the one
+    every battle of the round names (a path for a house ruleset), else tcgt."""
+    named = {battle_teams(b, root)[1] for b in find_battles(root)}
+    if len(named) != 1 or None in named:
+        return "tcgt"
+    only = str(next(iter(named)))
+    return only if "/" not in only and not only.endswith((".yaml", ".yml")) else str(root / only)
+
+
+def _uses(work: Path) -> dict[str, set[str]]:
+    """Each battle's files (its sheets and their plan files), round-relative."""
     from referee.yamlio import read_yaml_file
 
     uses: dict[str, set[str]] = {}
-    rulesets: set[str] = set()
     for battle in find_battles(work):
-        rel_battle = battle.relative_to(work).as_posix()
-        doc, _ = read_battle(battle)
-        data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
-        ruleset = data.get("ruleset", "tcgt")
-        if isinstance(ruleset, str):
-            rulesets.add(ruleset if "/" not in ruleset and not ruleset.endswith((".yaml", ".yml"))
-                         else _norm(battle.parent, ruleset, work) or "?")
         files: set[str] = set()
-        teams = data.get("teams")
-        for paths in teams.values() if isinstance(teams, dict) else ():
-            for path in paths if isinstance(paths, list) else ():
-                sheet = _norm(battle.parent, path, work) if isinstance(path, str) else None
-                if sheet is None:
-                    continue
+        for sheets in battle_teams(battle, work)[0].values():
+            for sheet in sheets:
                 files.add(sheet)
                 sheet_doc, _ = read_yaml_file(work / sheet, root=work)
                 plan = _plan_reference(sheet_doc.data if sheet_doc is not None else None)
                 plan_rel = _norm((work / sheet).parent, plan, work) if plan else None
                 if plan_rel is not None:
                     files.add(plan_rel)
-        uses[rel_battle] = files
-    return uses, rulesets
+        uses[battle.relative_to(work).as_posix()] = files
+    return uses
 
 
 def _norm(base: Path, rel: str, work: Path) -> str | None:
@@ -319,12 +337,8 @@ def _check(rnd: Round, player: Player, overlay: dict[str, bytes]) -> dict[str, _
 
     work = _stage(rnd, overlay)
     prefix = str(work) + "/"
-    uses, rulesets = _uses(work)
-    ruleset = next(iter(rulesets)) if len(rulesets) == 1 else "tcgt"
-    if ruleset not in ("?",) and ("/" in ruleset or ruleset.endswith((".yaml", ".yml"))):
-        ruleset = str(work / ruleset)
-    elif ruleset == "?":
-        ruleset = "tcgt"
+    uses = _uses(work)
+    ruleset = round_ruleset(work)
     by_battle: dict[str, list[Diagnostic]] = {}
 
     def own(diags: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -106,11 +106,21 @@ def inputs_digest(inputs: Mapping[str, Any]) -> dict[str, str]:
     name an input edited by hand (``inputs.title``) -- the title and file
     names change no event, so re-resolving cannot see them (issue 17, point 13).
 
+    The files the battle read (``inputs.sources``) are listed each under
+    ``source:PATH`` with its full sha256 -- the digest the round's receipt
+    gave the player (``docs/intake.md``) -- so a report proves which version
+    of a player's file it used.
+
     >>> inputs_digest({"title": "Round 3"})
     {'title': 'b260e314b2717b4a'}
+    >>> inputs_digest({"sources": {"a.yaml": "ab" * 32}})["source:a.yaml"] == "ab" * 32
+    True
     """
     out = {}
     for key, value in inputs.items():
+        if key == "sources" and isinstance(value, Mapping):
+            out.update({f"source:{path}": str(sha) for path, sha in value.items()})
+            continue
         text = _digest_dump(value)
         out[str(key)] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return out
