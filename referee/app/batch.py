@@ -91,12 +91,15 @@ def find_battles(folder: str | Path) -> list[Path]:
     Only files whose folder stays inside the round once symlinks are resolved
     (``rglob`` does not enter symlinked folders today; this keeps it so).  A
     battle file that is itself a symlink out of the round is found, and
-    refused by :func:`referee.battlefile.load_battle` with ``path-outside``."""
+    refused by :func:`referee.battlefile.load_battle` with ``path-outside``.
+    The round's inbox (``intake/``: every version ever received, and the
+    intake's private copies) is not part of the round."""
     root = Path(folder)
     real = root.resolve()
+    inbox = root / "intake"
     return sorted((p for p in root.rglob("*")
                    if p.name.lower().endswith(BATTLE_SUFFIXES) and p.is_file()
-                   and p.parent.resolve().is_relative_to(real)),
+                   and p.parent.resolve().is_relative_to(real) and not p.is_relative_to(inbox)),
                   key=lambda p: p.relative_to(root).as_posix())
 
 

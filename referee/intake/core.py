@@ -336,6 +336,16 @@ def _check(rnd: Round, player: Player, overlay: dict[str, bytes]) -> dict[str, _
     from referee.commands.check import check_files
 
     work = _stage(rnd, overlay)
+    try:
+        return _check_staged(work, player, overlay)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _check_staged(work: Path, player: Player, overlay: dict[str, bytes]) -> dict[str, _Checked]:
+    from referee.app.lint import lint_files
+    from referee.commands.check import check_files
+
     prefix = str(work) + "/"
     uses = _uses(work)
     ruleset = round_ruleset(work)
@@ -448,7 +458,7 @@ def _decide(rnd: Round, sub: Submission, state: LedgerState) -> tuple[Receipt, d
     if player is None:
         claimed = roster.player(sub.player) if sub.player is not None else (
             roster.by_address(sub.sender) if sub.sender else None)
-        receipt = replace(base, player=claimed.id if claimed else None,
+        receipt = replace(base, player=claimed.id if claimed else None, notices=tuple(sub.notices),
                           player_name=claimed.name if claimed else "", lang=claimed.lang if claimed else "en")
         if claimed is not None and sub.channel == "mail" and _may_refuse_again(state, claimed.id, sub.received):
             receipt = replace(receipt, to=_reply_address(claimed, sub.sender))

@@ -232,7 +232,7 @@ def _reading(key: str, msg: Message, received: datetime) -> MailReading:
         files.append(IncomingFile(name, fence.group(4).encode("utf-8", "surrogatepass")))
     token_text = outside
     if not bodies and html:
-        token_text = _TAG.sub(" ", "\n".join(html)).replace("&nbsp;", " ")
+        token_text = _TAG.sub("\n", "\n".join(html)).replace("&nbsp;", " ")
         if not files:
             notices.append(Notice("html-only"))
     token = _TOKEN.search(token_text)

@@ -76,6 +76,13 @@ def _file_block(f: FileReceipt, lang: str) -> list[str]:
     return out + [""]
 
 
+def _notices(r: Receipt, lang: str) -> list[str]:
+    if not r.notices:
+        return []
+    return [message(lang, "intake.notices"),
+            *(f"- {message(lang, f'intake.notice.{n.code}', detail=n.detail)}" for n in r.notices), ""]
+
+
 def _subject(r: Receipt, lang: str) -> str:
     files = word(lang, "list.sep").join(
         message(lang, "intake.subject.errors", file=f.file, errors=f.errors) if f.errors
@@ -89,6 +96,7 @@ def render_receipt(r: Receipt, lang: str | None = None) -> tuple[str, str]:
     lines = [message(lang, "intake.greeting", name=r.player_name or r.player or ""), ""]
     if r.outcome == "refused":
         lines += [message(lang, "intake.refused", round=r.round, time=when(r.received, r.deadline)), ""]
+        lines += _notices(r, lang)
     else:
         lines += [message(lang, "intake.received", time=when(r.received, r.deadline), round=r.round),
                   _deadline_line(r, lang), ""]
@@ -96,9 +104,7 @@ def render_receipt(r: Receipt, lang: str | None = None) -> tuple[str, str]:
             lines += _file_block(f, lang)
         for f in r.promoted:
             lines += [message(lang, "intake.promoted", file=f.file, sha256=f.sha256), ""]
-        if r.notices:
-            lines += [message(lang, "intake.notices"),
-                      *(f"- {message(lang, f'intake.notice.{n.code}', detail=n.detail)}" for n in r.notices), ""]
+        lines += _notices(r, lang)
         lines += [message(lang, "intake.how"), ""]
     lines.append(message(lang, "intake.signature", round=r.round))
     return _subject(r, lang), "\n".join(lines) + "\n"
