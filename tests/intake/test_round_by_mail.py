@@ -6,22 +6,36 @@ every report's ``inputs_digest`` holds the digests the receipts gave."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
 import subprocess
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from referee.cli import main
 from referee.intake.core import IncomingFile, Submission, open_round, submit
 
 from .mailhelpers import Dovecot, SmtpCatcher, body_of, make_round, mail, sheet, submission_mail, token_of
 
 
 def referee(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
+    """The command line, run in this process (the kill test runs it as a process of its own)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = {k: os.environ.get(k) for k in env or {}}
+    os.environ.update(env or {})
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 def sha_in(body: str, file: str) -> str:
