@@ -425,6 +425,8 @@ def submit(rnd: Round, sub: Submission) -> Receipt:
         if sub.key in state.keys:
             return Receipt.from_json(state.receipts[sub.key])
         receipt, record = _decide(rnd, sub, state)
+        if receipt.player is None:
+            return receipt  # a stranger's: no effect, no reply, nothing to remember
         rnd.inbox.append(record)
         sync_round_files(rnd.inbox, rnd.roster.files)
         return receipt

@@ -128,11 +128,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(12)
 
 
-def hash_token(token: str, salt: bytes | None = None) -> str:
-    """The salted scrypt hash stored in the roster: ``scrypt$N$r$p$salt$hash``."""
+def hash_token(token: str, salt: bytes | None = None, *, cost: int = _SCRYPT_N) -> str:
+    """The salted scrypt hash stored in the roster: ``scrypt$N$r$p$salt$hash``.
+
+    The parameters travel with the hash, so a later, higher ``cost`` leaves
+    the hashes already written valid."""
     salt = secrets.token_bytes(16) if salt is None else salt
-    digest = hashlib.scrypt(token.encode("utf-8"), salt=salt, n=_SCRYPT_N, r=_SCRYPT_R, p=_SCRYPT_P, dklen=32)
-    return f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${salt.hex()}${digest.hex()}"
+    digest = hashlib.scrypt(token.encode("utf-8"), salt=salt, n=cost, r=_SCRYPT_R, p=_SCRYPT_P, dklen=32)
+    return f"scrypt${cost}${_SCRYPT_R}${_SCRYPT_P}${salt.hex()}${digest.hex()}"
 
 
 def token_matches(stored: str | None, given: str | None) -> bool:
