@@ -332,6 +332,8 @@ class _Checked:
 def _check(rnd: Round, player: Player, overlay: dict[str, bytes]) -> dict[str, _Checked]:
     """Each overlaid file checked as ``referee check --lint`` checks it,
     against every battle using it (or alone when none does yet)."""
+    if not overlay:
+        return {}
     from referee.app.lint import lint_files
     from referee.commands.check import check_files
 
@@ -494,10 +496,12 @@ def _decide(rnd: Round, sub: Submission, state: LedgerState) -> tuple[Receipt, d
         receipt = replace(base, outcome="nothing", notices=tuple(notices))
         record.update(player=player.id, receipt=receipt.to_json())
         return receipt, record
-    files, promoted, items = _file_versions(rnd, player, taken, sub, state, locked, made_current)
+    revalidated: dict[str, str] = {}
+    files, promoted, items = _file_versions(rnd, player, taken, sub, state, locked, made_current, revalidated)
     outcome = "late" if locked else "filed"
     receipt = replace(base, outcome=outcome, files=tuple(files), promoted=tuple(promoted), notices=tuple(notices))
-    record.update(player=player.id, files=items, made_current=made_current, receipt=receipt.to_json())
+    record.update(player=player.id, files=items, made_current=made_current, revalidated=revalidated,
+                  receipt=receipt.to_json())
     return receipt, record
 
 
@@ -520,9 +524,10 @@ def _earlier_version(state: LedgerState, player: Player, prefix: str) -> tuple[s
 
 
 def _file_versions(rnd: Round, player: Player, taken: dict[str, bytes], sub: Submission, state: LedgerState,
-                   locked: bool, made_current: dict[str, str]
+                   locked: bool, made_current: dict[str, str], revalidated: dict[str, str]
                    ) -> tuple[list[FileReceipt], list[FileReceipt], list[dict[str, Any]]]:
-    """Store and check each taken file; decide which versions are current."""
+    """Store and check each taken file; decide which versions are current
+    (``made_current`` and ``revalidated`` are filled in for the ledger)."""
     checked = {rel: _redacted(c, sub.token) for rel, c in _check(rnd, player, taken).items()}
     files: list[FileReceipt] = []
     items: list[dict[str, Any]] = []
@@ -541,12 +546,15 @@ def _file_versions(rnd: Round, player: Player, taken: dict[str, bytes], sub: Sub
                       "current": current == sha and not locked})
         files.append(FileReceipt(rel, sha, len(data), state_word, current, result.diagnostics, result.battles,
                                  result.clauses))
+    chosen = [FileReceipt(rel, sha, len(rnd.inbox.get(sha)), "current" if version.valid else "current-invalid", sha)
+              for rel, sha in made_current.items() for version in [state.version(rel, sha)] if version is not None]
     promoted: list[FileReceipt] = []
     if not locked:
         promoted = _promote(rnd, player, {str(i["file"]): i for i in items}, state, made_current)
     for p in promoted:
         made_current[p.file] = p.sha256
-    return files, promoted, items
+        revalidated[p.file] = p.sha256
+    return files, chosen + promoted, items
 
 
 def _promote(rnd: Round, player: Player, items: dict[str, dict[str, Any]], state: LedgerState,

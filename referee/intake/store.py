@@ -30,7 +30,7 @@ import hashlib
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -88,6 +88,8 @@ class LedgerState:
                     self.current[version.file] = version.sha256
             for rel, sha in (record.get("made_current") or {}).items():
                 self.current[rel] = sha
+            for rel, sha in (record.get("revalidated") or {}).items():  # valid now, with the files it waited for
+                self.versions[rel] = [replace(v, valid=True) if v.sha256 == sha else v for v in self.versions[rel]]
             if record.get("refused") and record.get("replied_to"):
                 self.refusals[str(record.get("player"))] = str(record.get("at", ""))
         elif kind == "replied":
