@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     sealed = lock_round(open_round(args.round))
-    print(f"locked: files received from now on are late and not used")
+    print("locked: files received from now on are late and not used")
     print(f"commitment (post this now): sha256 {sealed.commitment}")
     print(f"the secret is kept in {secret_store()}; after the round: referee seeds reveal {args.round}")
     return 0

@@ -54,6 +54,7 @@ __all__ = [
     "Round",
     "open_round",
     "submit",
+    "check_submission",
     "is_locked",
     "lock_round",
     "pending_receipts",
@@ -434,6 +435,15 @@ def submit(rnd: Round, sub: Submission) -> Receipt:
         return receipt
 
 
+def check_submission(rnd: Round, sub: Submission) -> Receipt:
+    """What :func:`submit` would answer, without storing or changing
+    anything: the web page's *Check* (identity, the checks, the states the
+    files would get).  ``to`` is always ``None``: nothing is sent."""
+    with rnd.inbox.locked() as state:
+        receipt, _ = _decide(rnd, sub, state, keep=False)
+    return replace(receipt, to=None)
+
+
 def _identify(roster: Roster, sub: Submission) -> Player | None:
     """The player this is, when the sender (if any) is theirs and the token matches."""
     player = roster.player(sub.player) if sub.player is not None else (
@@ -451,7 +461,10 @@ def _reply_address(player: Player, sender: str | None) -> str:
     return next((a for a in player.addresses if normal_address(a) == wanted), player.addresses[0])
 
 
-def _decide(rnd: Round, sub: Submission, state: LedgerState) -> tuple[Receipt, dict[str, Any]]:
+def _decide(rnd: Round, sub: Submission, state: LedgerState, *, keep: bool = True
+            ) -> tuple[Receipt, dict[str, Any]]:
+    """The receipt and the ledger line of ``sub``; ``keep=False`` stores
+    nothing (a check before submitting)."""
     roster = rnd.roster
     at = sub.received.isoformat()
     locked = is_locked(rnd.folder)
@@ -497,7 +510,8 @@ def _decide(rnd: Round, sub: Submission, state: LedgerState) -> tuple[Receipt, d
         record.update(player=player.id, receipt=receipt.to_json())
         return receipt, record
     revalidated: dict[str, str] = {}
-    files, promoted, items = _file_versions(rnd, player, taken, sub, state, locked, made_current, revalidated)
+    files, promoted, items = _file_versions(rnd, player, taken, sub, state, locked, made_current, revalidated,
+                                            keep=keep)
     outcome = "late" if locked else "filed"
     receipt = replace(base, outcome=outcome, files=tuple(files), promoted=tuple(promoted), notices=tuple(notices))
     record.update(player=player.id, files=items, made_current=made_current, revalidated=revalidated,
@@ -524,7 +538,7 @@ def _earlier_version(state: LedgerState, player: Player, prefix: str) -> tuple[s
 
 
 def _file_versions(rnd: Round, player: Player, taken: dict[str, bytes], sub: Submission, state: LedgerState,
-                   locked: bool, made_current: dict[str, str], revalidated: dict[str, str]
+                   locked: bool, made_current: dict[str, str], revalidated: dict[str, str], *, keep: bool = True
                    ) -> tuple[list[FileReceipt], list[FileReceipt], list[dict[str, Any]]]:
     """Store and check each taken file; decide which versions are current
     (``made_current`` and ``revalidated`` are filled in for the ledger)."""
@@ -532,7 +546,7 @@ def _file_versions(rnd: Round, player: Player, taken: dict[str, bytes], sub: Sub
     files: list[FileReceipt] = []
     items: list[dict[str, Any]] = []
     for rel, data in taken.items():
-        sha = rnd.inbox.put(data)
+        sha = rnd.inbox.put(data) if keep else sha256_hex(data)
         result = checked[rel]
         valid = not any(d.is_error and d.file == rel for d in result.diagnostics)
         previous = made_current.get(rel, state.current.get(rel))
@@ -549,7 +563,7 @@ def _file_versions(rnd: Round, player: Player, taken: dict[str, bytes], sub: Sub
     chosen = [FileReceipt(rel, sha, len(rnd.inbox.get(sha)), "current" if version.valid else "current-invalid", sha)
               for rel, sha in made_current.items() for version in [state.version(rel, sha)] if version is not None]
     promoted: list[FileReceipt] = []
-    if not locked:
+    if not locked and keep:
         promoted = _promote(rnd, player, {str(i["file"]): i for i in items}, state, made_current)
     for p in promoted:
         made_current[p.file] = p.sha256

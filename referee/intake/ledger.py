@@ -18,7 +18,7 @@ from referee.intake.roster import Player
 from referee.intake.store import LedgerState
 from referee.report.messages import message
 
-__all__ = ["FileStatus", "PlayerStatus", "RoundStatus", "round_status", "render_status", "STATUS_FORMATS", "reminders"]
+__all__ = ["FileStatus", "PlayerStatus", "RoundStatus", "round_status", "render_status", "STATUS_FORMATS", "reminders", "reminder_texts"]
 
 
 @dataclass(frozen=True)
@@ -130,3 +130,17 @@ def render_status(status: RoundStatus, fmt: str = "text", lang: str = "en") -> s
 def reminders(status: RoundStatus) -> list[PlayerStatus]:
     """The players a reminder goes to: missing or invalid."""
     return [p for p in status.players if p.state in ("missing", "invalid")]
+
+
+def reminder_texts(status: RoundStatus, now: datetime | None = None) -> list[tuple[str, str, str]]:
+    """``(address, subject, body)`` of each reminder, in the player's
+    language, to their first registered address."""
+    from referee.intake.render import render_reminder
+
+    out = []
+    for p in reminders(status):
+        missing = [f.file for f in p.files if f.state == "missing"]
+        invalid = [f.file for f in p.files if f.state == "invalid"]
+        subject, body = render_reminder(status.label, p.name, p.lang, missing, invalid, status.deadline, now)
+        out.append((p.addresses[0], subject, body))
+    return out

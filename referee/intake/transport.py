@@ -38,8 +38,10 @@ from referee.intake.core import Round, mark_replied, pending_receipts, submit
 from referee.intake.mail import MailReading, compose, read_message
 from referee.intake.receipt import Receipt
 from referee.limits import MAX_IMAP_BATCH, MAX_MESSAGE_BYTES
+from referee.textcheck import printable
 
-__all__ = ["Delivery", "SmtpSettings", "ImapSettings", "process", "flush_receipts", "stdin_deliveries",
+__all__ = ["Delivery", "SmtpSettings", "ImapSettings", "process", "flush_receipts", "send_reminders",
+           "stdin_deliveries",
            "maildir_deliveries", "imap_deliveries", "Tally"]
 
 
@@ -114,6 +116,19 @@ def send_mail(settings: SmtpSettings, messages: list[EmailMessage]) -> None:
             server.send_message(msg)
 
 
+def send_reminders(rnd: Round, smtp: SmtpSettings) -> int:
+    """Mail every missing or invalid player a reminder (``referee remind``); how many.
+
+    :raises OSError, smtplib.SMTPException: the server cannot be reached."""
+    from referee.intake.ledger import reminder_texts, round_status
+    from referee.intake.mail import compose_text
+
+    sender = rnd.roster.mail_from or smtp.sender
+    texts = reminder_texts(round_status(rnd))
+    send_mail(smtp, [compose_text(to, sender, subject, body) for to, subject, body in texts])
+    return len(texts)
+
+
 def flush_receipts(rnd: Round, smtp: SmtpSettings | None, out: TextIO) -> int:
     """Send every receipt decided but not yet sent; how many were sent.
 
@@ -127,9 +142,12 @@ def flush_receipts(rnd: Round, smtp: SmtpSettings | None, out: TextIO) -> int:
     for receipt in pending:
         try:
             send_mail(smtp, [compose(receipt, sender)])
+        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError, smtplib.SMTPSenderRefused) as err:
+            print(f"receipt to {receipt.player} refused by the server ({type(err).__name__}); "
+                  "kept for the next run", file=sys.stderr)
+            continue  # this one message: the others may still go
         except (OSError, smtplib.SMTPException) as err:
-            print(f"receipt to {receipt.player} not sent ({type(err).__name__}: {err}); kept for the next run",
-                  file=sys.stderr)
+            print(f"receipts not sent ({type(err).__name__}: {err}); kept for the next run", file=sys.stderr)
             return sent
         mark_replied(rnd, receipt.key)
         sent += 1
@@ -158,12 +176,12 @@ def process(rnd: Round, deliveries: Iterator[Delivery], smtp: SmtpSettings | Non
         if reading is None or reading.rejected is not None:
             key = reading.key if reading is not None else hashlib.sha256(delivery.raw).hexdigest()
             where = rnd.inbox.put_rejected(key, delivery.raw, reason)
-            print(f"rejected {delivery.name}: {reason} (kept as {where.relative_to(rnd.folder)})", file=out)
+            print(f"rejected {printable(delivery.name)}: {reason} (kept as {where.relative_to(rnd.folder)})", file=out)
             tally.rejected += 1
             delivery.done("rejected")
             continue
         if reading.ignored is not None:
-            print(f"ignored {delivery.name}: {reading.ignored}", file=out)
+            print(f"ignored {printable(delivery.name)}: {reading.ignored}", file=out)
             tally.ignored += 1
             delivery.done("ignored")
             continue
