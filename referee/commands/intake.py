@@ -112,9 +112,14 @@ def run(args: argparse.Namespace) -> int:
     smtp = smtp_settings(args, rnd.roster.mail_from)
     try:
         tally = process(rnd, _deliveries(args), smtp, sys.stdout)
-    except (imaplib.IMAP4.error, ssl.SSLError, OSError) as err:
-        where = f"{args.imap[0]}:{args.imap[1]}" if args.imap else "mail"
+    except (imaplib.IMAP4.error, ssl.SSLError) as err:
+        where = f"{args.imap[0]}:{args.imap[1]}"
         raise ReferError([Diagnostic(where, 0, 0, "mail-server", f"cannot read mail: {err}")]) from None
+    except OSError as err:  # the mail server, or the round's own disk: stop; what was filed stays filed
+        where = f"{args.imap[0]}:{args.imap[1]}" if args.imap else args.round
+        raise ReferError([Diagnostic(where, 0, 0, "intake-stopped",
+                                     f"intake stopped: {err.strerror or err}; messages not yet filed stay new "
+                                     "and are filed by the next run")]) from None
     print(f"{tally.filed} filed, {tally.late} late, {tally.refused} refused, {tally.ignored} ignored, "
           f"{tally.rejected} rejected; {tally.receipts} receipt(s) sent")
     return 0

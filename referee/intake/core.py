@@ -134,7 +134,8 @@ def open_round(round_dir: str | Path) -> Round:
     if roster is None:
         raise ReferError(diags)
     inbox = Inbox(folder)
-    inbox.create()
+    with inbox.locked():
+        inbox.tidy(roster.files)
     return Round(folder, roster, inbox)
 
 
@@ -482,7 +483,7 @@ def _decide(rnd: Round, sub: Submission, state: LedgerState, *, keep: bool = Tru
         record.update(refused=True, player=receipt.player, replied_to=receipt.to, receipt=receipt.to_json())
         return receipt, record
     base = replace(base, player=player.id, player_name=player.name, lang=player.lang,
-                   to=_reply_address(player, sub.sender) if sub.channel == "mail" else None)
+                   to=_reply_address(player, sub.sender))
     notices = list(sub.notices)
     taken: dict[str, bytes] = {}
     for incoming in sub.files:

@@ -11,7 +11,7 @@ player reads it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
 from referee.intake.core import Round, is_locked
 from referee.intake.roster import Player
@@ -83,7 +83,12 @@ def round_status(rnd: Round) -> RoundStatus:
         players = tuple(player_status(state, p) for p in rnd.roster.players)
         locked_at = state.locked_at
     deadline = rnd.roster.deadline.isoformat() if rnd.roster.deadline else None
-    return RoundStatus(rnd.roster.label, is_locked(rnd.folder), locked_at, deadline, players)
+    locked = is_locked(rnd.folder)
+    if locked and locked_at is None:  # committed with `seeds commit` rather than `lock`: its file's time
+        from referee.app.seeds import COMMITMENT_FILE
+
+        locked_at = datetime.fromtimestamp((rnd.folder / COMMITMENT_FILE).stat().st_mtime, timezone.utc).isoformat()
+    return RoundStatus(rnd.roster.label, locked, locked_at, deadline, players)
 
 
 def _file_words(lang: str, f: FileStatus) -> str:

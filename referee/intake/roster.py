@@ -196,9 +196,13 @@ class _RosterChecker:
             self.error(path, "wrong-file-kind", f"{rel!r} is a battle or ruleset file, which players do not own")
             return None
         try:
-            confine(self.folder / rel, self.folder, rel)
+            real = confine(self.folder / rel, self.folder, rel)
         except UnsafePathError as err:
             self.error(path, err.problem.code, err.problem.message)
+            return None
+        if real.exists() and not real.is_file():
+            self.error(path, "not-a-file", f"{rel!r} is taken by something that is not a plain file (a folder?)",
+                       hint="the referee writes the player's current version there")
             return None
         return rel
 

@@ -138,6 +138,21 @@ class Inbox:
         finally:
             os.close(fd)
 
+    def tidy(self, files: tuple[str, ...]) -> None:
+        """Remove the temporary files a killed run left (a store object, a
+        round file) -- under :meth:`locked`, when no writer of them is at work."""
+        from referee.app.outfolder import TEMPORARY
+
+        for tmp in (self.folder / "objects").glob("*/.obj.*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        for folder in {(self.round / rel).parent for rel in files}:
+            names = {Path(rel).name for rel in files}
+            for tmp in folder.glob(".*.tmp") if folder.is_dir() else ():
+                if TEMPORARY.match(tmp.name) and any(tmp.name.startswith(f".{n}.") for n in names):
+                    with contextlib.suppress(OSError):
+                        tmp.unlink()
+
     # -- the ledger ------------------------------------------------------------
 
     def refresh(self) -> LedgerState:

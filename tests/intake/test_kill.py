@@ -91,6 +91,7 @@ def test_killing_intake_never_loses_or_duplicates(tmp_path: Path, smtp: SmtpCatc
     assert len(keys) == len(set(keys)), "a submission was filed twice"
     assert set(keys) == {message_key(raw) for raw in sent}, "a submission was lost"
     assert not os.listdir(box / "new")
+    assert not list(round_dir.rglob("*.tmp")), "a killed write's temporary file was left behind"
     replied = {r["key"] for r in _ledger(round_dir) if r["type"] == "replied"}
     assert replied == set(keys), "a receipt was never sent"
     assert len(smtp.messages) >= len(keys)
