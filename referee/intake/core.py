@@ -565,15 +565,14 @@ def _file_versions(rnd: Round, player: Player, taken: dict[str, bytes], sub: Sub
               for rel, sha in made_current.items() for version in [state.version(rel, sha)] if version is not None]
     promoted: list[FileReceipt] = []
     if not locked and keep:
-        promoted = _promote(rnd, player, {str(i["file"]): i for i in items}, state, made_current)
+        promoted = _promote(rnd, player, {str(i["file"]): i for i in items}, state)
     for p in promoted:
         made_current[p.file] = p.sha256
         revalidated[p.file] = p.sha256
     return files, chosen + promoted, items
 
 
-def _promote(rnd: Round, player: Player, items: dict[str, dict[str, Any]], state: LedgerState,
-             made_current: dict[str, str]) -> list[FileReceipt]:
+def _promote(rnd: Round, player: Player, items: dict[str, dict[str, Any]], state: LedgerState) -> list[FileReceipt]:
     """Earlier versions of the player's other files that were refused only for
     want of what this submission brings (a sheet whose plan file was missing):
     checked again with the new current versions, and made current if now valid."""
