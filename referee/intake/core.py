@@ -171,20 +171,20 @@ def decode_file(data: bytes, charset: str | None, shown: str) -> tuple[str | Non
     """A file's text: UTF-8 (or a declared Japanese charset) with line ends
     made ``\\n``, or a notice saying why it was refused."""
     if len(data) > MAX_ATTACHMENT_BYTES:
-        return None, Notice("file-too-large", f"{shown} ({len(data):,} > {MAX_ATTACHMENT_BYTES:,} bytes)")
+        return None, Notice("file-too-large", shown, str(len(data)))
     text: str | None
     codec = _codec(charset)
     if codec is None:
-        return None, Notice("encoding-refused", f"{shown} ({printable(str(charset))[:40]})")
+        return None, Notice("encoding-refused", shown, printable(str(charset))[:40])
     if codec in ("utf-8", "ascii"):
-        text, problems = decode_text(data, shown)
+        text, _ = decode_text(data, shown)
         if text is None:
-            return None, Notice("encoding-refused", f"{shown} ({problems[0].message})")
+            return None, Notice("encoding-refused", shown, codec)
     else:
         try:
             text = data.decode(codec)
         except UnicodeDecodeError:
-            return None, Notice("encoding-refused", f"{shown} ({codec})")
+            return None, Notice("encoding-refused", shown, codec)
     return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n"), None
 
 

@@ -157,15 +157,14 @@ def _leaves(msg: Message, depth: int = 0, count: list[int] | None = None) -> lis
     return out
 
 
-def _part_text(part: Message) -> tuple[str | None, str | None]:
-    """A text part decoded with its charset; (None, why) when it cannot be."""
+def _part_text(part: Message) -> tuple[str | None, Notice | None]:
+    """A text part decoded with its charset, or why it cannot be."""
     data = part.get_payload(decode=True)
     if not isinstance(data, bytes):
-        return None, "no content"
+        return None, Notice("bad-part", "body")
     from referee.intake.core import decode_file
 
-    text, notice = decode_file(data, part.get_content_charset(), "body")
-    return text, notice.detail if notice else None
+    return decode_file(data, part.get_content_charset(), "body")
 
 
 def read_message(raw: bytes, received: datetime) -> MailReading:
@@ -213,11 +212,11 @@ def _reading(key: str, msg: Message, received: datetime) -> MailReading:
         elif name and ctype not in _SIGNATURES:
             notices.append(Notice("not-a-file-kind", shown))
         elif ctype == "text/plain" and str(part.get("Content-Disposition", "")).lower().find("attachment") < 0:
-            text, why = _part_text(part)
-            if text is None:
-                notices.append(Notice("encoding-refused", f"body ({why})"))
-            else:
+            text, problem = _part_text(part)
+            if text is not None:
                 bodies.append(text)
+            elif problem is not None:
+                notices.append(problem)
         elif ctype == "text/html":
             text, _ = _part_text(part)
             if text is not None:

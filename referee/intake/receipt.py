@@ -46,13 +46,16 @@ class Notice:
     :param code: ``html-only``, ``archive-refused``, ``unknown-file``,
         ``not-a-file-kind``, ``file-too-large``, ``encoding-refused``,
         ``too-many-files``, ``duplicate-file``, ``no-files``, ``unknown-version``,
-        ``message-too-large``, ``too-complex``.
-    :param detail: a short value for the renderer (a file name made
-        printable, a size, a charset); never text of the message's body.
+        ``bad-part``.
+    :param detail: what it is about: a file name as sent (made printable,
+        at most 80 characters), ``body``, or a number; never text of the
+        message's body.
+    :param value: a fact about it: a size in bytes, a declared charset.
     """
 
     code: str
     detail: str = ""
+    value: str = ""
 
 
 @dataclass(frozen=True)

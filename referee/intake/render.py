@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone
 
 from referee.diagnostics import format_diagnostic
 from referee.intake.receipt import FileReceipt, Receipt
+from referee.limits import MAX_ATTACHMENT_BYTES
 from referee.report.messages import message, word
 
 __all__ = ["render_receipt", "render_reminder", "when", "duration"]
@@ -80,7 +81,8 @@ def _notices(r: Receipt, lang: str) -> list[str]:
     if not r.notices:
         return []
     return [message(lang, "intake.notices"),
-            *(f"- {message(lang, f'intake.notice.{n.code}', detail=n.detail)}" for n in r.notices), ""]
+            *(f"- {message(lang, f'intake.notice.{n.code}', detail=n.detail, value=n.value, limit=MAX_ATTACHMENT_BYTES)}"
+              for n in r.notices), ""]
 
 
 def _subject(r: Receipt, lang: str) -> str:

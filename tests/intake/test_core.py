@@ -168,3 +168,19 @@ def test_a_ledger_line_cut_by_a_crash_never_counted(rnd: Round) -> None:
     state = fresh.refresh()
     assert "half" not in "".join(state.keys) and len(state.keys) == 1
     assert rnd.inbox.ledger.read_bytes().endswith(b"\n")
+
+
+def test_every_state_and_notice_has_words_in_both_languages() -> None:
+    from referee.intake.receipt import FILE_STATES, OUTCOMES, FileReceipt, Notice
+    from referee.intake.render import render_receipt
+
+    codes = ("html-only", "archive-refused", "unknown-file", "not-a-file-kind", "file-too-large", "encoding-refused",
+             "too-many-files", "duplicate-file", "no-files", "unknown-version", "bad-part")
+    files = tuple(FileReceipt(f"sheets/{state}.yaml", "ab" * 32, 10, state, "cd" * 32) for state in FILE_STATES)
+    for outcome in OUTCOMES:
+        for lang in ("en", "ja"):
+            receipt = Receipt(key="k", outcome=outcome, round="R", lang=lang, received=NOW.isoformat(), player="p",
+                              files=files, promoted=files[:1], notices=tuple(Notice(c, "x.yaml", "9") for c in codes),
+                              deadline=(NOW + timedelta(days=1)).isoformat())
+            subject, body = render_receipt(receipt)
+            assert subject and "{" not in body and "x.yaml" in body
