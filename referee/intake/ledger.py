@@ -126,8 +126,8 @@ def render_status(status: RoundStatus, fmt: str = "text", lang: str = "en") -> s
              "; ".join(_file_words(lang, f) for f in p.files)] for p in status.players]
     if fmt != "text" and not status.locked:
         header, rows = header[:2], [r[:2] for r in rows]
-    lines = [*markup.title(message(lang, "status.title", round=status.label)),
-             *markup.para(_summary(status, lang)), *markup.para(_open_or_locked(status, lang)), "",
+    lines = [*markup.title(message(lang, "status.title", round=status.label)), "",
+             *markup.para(_summary(status, lang)), "", *markup.para(_open_or_locked(status, lang)), "",
              *markup.table(header, rows)]
     return "\n".join(lines) + "\n"
 

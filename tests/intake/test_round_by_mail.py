@@ -123,7 +123,7 @@ def test_a_round_by_mail(tmp_path: Path, dovecot: Dovecot, smtp: SmtpCatcher) ->
 
     status = referee("status", str(round1))
     assert status.returncode == 0, status.stderr
-    rows = {line.split()[0]: line.split()[1] for line in status.stdout.splitlines()[7:] if line.strip()}
+    rows = {line.split()[0]: line.split()[1] for line in status.stdout.splitlines()[9:] if line.strip()}
     assert rows == {"kagura": "in", "tomoe": "in", "ash": "in", "bryn": "missing", "ren": "missing",
                     "dana": "missing", "cole": "missing", "goro": "missing"}
     posted = referee("status", str(round1), "--format", "md")
