@@ -17,7 +17,8 @@ from referee.diagnostics import ReferError, format_diagnostics
 
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "skills", "rulesets", "demo", "odds", "seeds",
-                            "diff", "whatif", "tournament", "site")
+                            "diff", "whatif", "tournament", "site",
+                            "roster", "intake", "status", "remind", "lock")
 
 EPILOG = """examples:
   referee demo                          resolve the bundled demo battle
@@ -27,6 +28,7 @@ EPILOG = """examples:
   referee replay reports/round3.json
   referee skills --lang ja              the skill catalogue
   referee rulesets                      the built-in rulesets
+  referee intake rounds/3 --maildir ~/Maildir --smtp localhost   file mailed plans, send receipts
 """
 
 

@@ -79,6 +79,56 @@ BATTLE_TIME_LIMIT_SECONDS = 60.0
 #: the system allows is refused before it reaches the file system).
 MAX_PATH_CHARS = 1024
 
+# --- mail and the round's inbox (``referee intake``, docs/intake.md) ---
+
+#: Largest mail message read, in bytes (headers and every part, as received).
+#: Why: a sheet and a plan are a few KB; even base64-encoded with a signature
+#: and an HTML copy an honest submission is far below this, and a message is
+#: read whole into memory.
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+#: Largest decoded attachment or fenced file, in bytes: the same bound as any
+#: input file, since it becomes one.
+MAX_ATTACHMENT_BYTES = MAX_INPUT_BYTES
+
+#: Deepest nesting of MIME multiparts.  Why: mail clients nest three levels
+#: (mixed > alternative > related); deeper nesting only costs recursion.
+MAX_MIME_DEPTH = 8
+
+#: Most MIME parts in one message.  Why: a sheet, a plan, a body and its HTML
+#: copy are four; a message of 10,000 empty parts costs parsing time for nothing.
+MAX_MIME_PARTS = 50
+
+#: Most files taken from one message.  Why: a player owns a sheet or two and
+#: their plans; each file taken is checked against every battle using it.
+MAX_FILES_PER_MESSAGE = 8
+
+#: Longest header (name and value, unfolded), in characters.  Why: RFC 5322
+#: asks for lines under 998 characters; a folded Subject or References of
+#: megabytes only slows the parser.
+MAX_HEADER_CHARS = 8192
+
+#: Most headers in one message.  Why: trace headers of a long relay chain are
+#: a few dozen; thousands are an attack on the parser.
+MAX_HEADERS = 500
+
+#: Longest mail address, in characters (RFC 5321's path limit).
+MAX_ADDRESS_CHARS = 254
+
+#: Most players in one roster.  Why: a round of 512 players is far beyond any
+#: play-by-post tournament; the roster is read at every message.
+MAX_ROSTER_PLAYERS = 512
+
+#: Least time between two "not accepted" replies to the same player, in
+#: seconds.  Why: such a reply goes to the player's registered address, so
+#: a stranger forging their address must not be able to flood them.
+REFUSAL_REPLY_INTERVAL_SECONDS = 3600.0
+
+#: Most messages one IMAP poll fetches.  Why: a mailbox flooded with
+#: thousands of messages is worked through in bounded steps, each one filed
+#: before the next is fetched.
+MAX_IMAP_BATCH = 200
+
 __all__ = [
     "MAX_INPUT_BYTES",
     "MAX_REPORT_BYTES",
@@ -94,4 +144,15 @@ __all__ = [
     "MIN_MAP_SIDE",
     "BATTLE_TIME_LIMIT_SECONDS",
     "MAX_PATH_CHARS",
+    "MAX_MESSAGE_BYTES",
+    "MAX_ATTACHMENT_BYTES",
+    "MAX_MIME_DEPTH",
+    "MAX_MIME_PARTS",
+    "MAX_FILES_PER_MESSAGE",
+    "MAX_HEADER_CHARS",
+    "MAX_HEADERS",
+    "MAX_ADDRESS_CHARS",
+    "MAX_ROSTER_PLAYERS",
+    "REFUSAL_REPLY_INTERVAL_SECONDS",
+    "MAX_IMAP_BATCH",
 ]

@@ -129,6 +129,9 @@ class CharacterSheet:
     #: None when absent or ignored (a ruleset without these mechanics).
     garb: str | None = None
     evasion_type: str | None = None
+    #: sha256 of the sheet's text as read (UTF-8, a BOM dropped): the digest
+    #: a receipt gave its player, recorded in reports (``inputs.sources``).
+    source_sha256: str = ""
 
     @property
     def has_plan(self) -> bool:
@@ -319,6 +322,7 @@ class _SheetChecker:
             defence=defence,
             wiz=wiz,
             **self._soulwired(),
+            source_sha256=hashlib.sha256(self.doc.text.encode("utf-8", "surrogatepass")).hexdigest(),
         )
 
     # -- variant-wiz.md R-WIZ-SHEET-1, R-WIZ-CHECK-1 ---------------------------

@@ -73,10 +73,18 @@ class BattleOutcome:
     reports: tuple[str, ...] = ()
     error: str = ""
     warnings: str = ""
+    #: the round's missing-plan rulings about this battle's players
+    #: (``referee.intake.nmr``): ``{"player", "policy", "detail"}`` each.
+    nmr: tuple[dict[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+    @property
+    def failed(self) -> bool:
+        """Not resolved for a reason other than a forfeit (which is a result)."""
+        return self.status not in ("ok", "forfeit")
 
 
 def find_battles(folder: str | Path) -> list[Path]:
@@ -85,12 +93,15 @@ def find_battles(folder: str | Path) -> list[Path]:
     Only files whose folder stays inside the round once symlinks are resolved
     (``rglob`` does not enter symlinked folders today; this keeps it so).  A
     battle file that is itself a symlink out of the round is found, and
-    refused by :func:`referee.battlefile.load_battle` with ``path-outside``."""
+    refused by :func:`referee.battlefile.load_battle` with ``path-outside``.
+    The round's inbox (``intake/``: every version ever received, and the
+    intake's private copies) is not part of the round."""
     root = Path(folder)
     real = root.resolve()
+    inbox = root / "intake"
     return sorted((p for p in root.rglob("*")
                    if p.name.lower().endswith(BATTLE_SUFFIXES) and p.is_file()
-                   and p.parent.resolve().is_relative_to(real)),
+                   and p.parent.resolve().is_relative_to(real) and not p.is_relative_to(inbox)),
                   key=lambda p: p.relative_to(root).as_posix())
 
 
@@ -125,7 +136,8 @@ def shown_path(rel: str) -> str:
 
 def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang: str,
                 time_limit_seconds: float | None = None, full: bool = False,
-                sealed: Sealed = None, json_decisions: bool = False) -> BattleOutcome:
+                sealed: Sealed = None, json_decisions: bool = False,
+                nmr: tuple[dict[str, Any], ...] = ()) -> BattleOutcome:
     """Worker: resolve one battle, write its reports, return its summary row.
 
     Never raises: invalid input, a battle over its time limit, an unwritable
@@ -136,6 +148,9 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
     :param json_decisions: the json report keeps the decision events
         (``--decisions``); otherwise the battle is resolved lean, since no
         other format of a round reads them (issue 18).
+    :param nmr: the missing-plan rulings about this battle's players, each
+        with the battle-relative ``sheets`` it covers; the report records
+        them (``inputs.nmr``, with the characters' names) and says so.
     """
     shown = shown_path(rel)
     root = _round_root(path, rel)
@@ -144,11 +159,12 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
             decisions = needs_decisions(formats, json_decisions=json_decisions)
             report, warnings = (resolve_file_checked(path, decisions=decisions) if sealed is None
                                 else resolve_committed(path, rel, *sealed, decisions=decisions))
+            report = _with_nmr(report, nmr)
             texts = _rendered(report, formats, lang, full)
         return dc_replace(_resolved(report), battle=shown, reports=_write_reports(outdir, rel, texts),
-                          warnings=_said(warnings, root))
+                          warnings=_said(warnings, root), nmr=_nmr_rows(nmr))
     except (BattleTimeout, Exception) as err:
-        return _failed(err, shown, root)
+        return dc_replace(_failed(err, shown, root), nmr=_nmr_rows(nmr))
 
 
 def _round_root(path: str, rel: str) -> str:
@@ -207,13 +223,32 @@ def _failed(err: BaseException, shown: str, root: str) -> BattleOutcome:
 
 
 def resolve_prepared(prepared: PreparedBattle, ruleset: Ruleset, formats: tuple[str, ...], lang: str, full: bool,
-                     decisions: bool) -> tuple[BattleOutcome, list[tuple[str, str]]]:
+                     decisions: bool, nmr: tuple[dict[str, Any], ...] = ()
+                     ) -> tuple[BattleOutcome, list[tuple[str, str]]]:
     """Dask task: resolve a battle the organiser's machine loaded and render
     its reports; the row and the texts travel back, the caller writes them
     (the workers need not see the round's files).  The ruleset travels
     apart, sent to each worker once per round rather than with every battle."""
-    report = dc_replace(prepared, ruleset=ruleset).resolve(decisions=decisions)
-    return _resolved(report), _rendered(report, formats, lang, full)
+    report = _with_nmr(dc_replace(prepared, ruleset=ruleset).resolve(decisions=decisions), nmr)
+    return dc_replace(_resolved(report), nmr=_nmr_rows(nmr)), _rendered(report, formats, lang, full)
+
+
+def _with_nmr(report: Report, nmr: tuple[dict[str, Any], ...]) -> Report:
+    """The report with the round's missing-plan rulings about its players
+    recorded in its inputs (``inputs.nmr``), which its header then states."""
+    return dc_replace(report, inputs={**report.inputs, "nmr": _nmr_inputs(report, nmr)}) if nmr else report
+
+
+def _nmr_rows(nmr: tuple[dict[str, Any], ...]) -> tuple[dict[str, str], ...]:
+    """The rulings as ``standings.json`` writes them: player, policy, detail."""
+    return tuple({"player": str(e["player"]), "policy": str(e["policy"]), "detail": str(e["detail"])} for e in nmr)
+
+
+def _nmr_inputs(report: Any, nmr: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """The rulings as a report's inputs record them: with the names of the
+    characters each covers (read off the report's own characters)."""
+    return [{**row, "characters": [c["name"] for c in report.characters() if c["sheet"] in entry["sheets"]]}
+            for row, entry in zip(_nmr_rows(nmr), nmr)]
 
 
 class BatchInterrupted(KeyboardInterrupt):
@@ -262,7 +297,8 @@ class _Progress:
 #: has not answered (stuck where the worker's own timer cannot reach).
 WATCHDOG_GRACE_SECONDS = 10.0
 
-_Task = tuple[str, str]
+#: (battle path, round-relative name, its missing-plan rulings)
+_Task = tuple[str, str, tuple[dict[str, Any], ...]]
 
 
 def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ...], lang: str,
@@ -280,9 +316,9 @@ def _run_pool(pool: Any, tasks: list[_Task], outdir: str, formats: tuple[str, ..
     stalled = False
     try:
         futures = {pool.submit(resolve_one, path, rel, outdir, formats, lang, time_limit_seconds, full, sealed,
-                               json_decisions):
-                   (path, rel)
-                   for path, rel in tasks}
+                               json_decisions, nmr):
+                   (path, rel, nmr)
+                   for path, rel, nmr in tasks}
         pending = set(futures)
         last_progress = time.monotonic()
         while pending:
@@ -354,7 +390,14 @@ def run_batch(
     sealed = round_secret(root)  # a committed round: seeds from its secret (raises if unavailable)
     bar = _Progress(len(battles), progress or sys.stderr)
     outcomes: list[BattleOutcome] = []
-    tasks = [(str(p), p.relative_to(root).as_posix()) for p in battles]
+    tasks = []
+    for p, rulings in _missing_plans(root, battles):
+        forfeit = _forfeit(p, root, rulings)
+        if forfeit is not None:
+            outcomes.append(forfeit)
+            bar.update(forfeit)
+        else:
+            tasks.append((str(p), p.relative_to(root).as_posix(), rulings))
     try:
         _resolve_all(tasks, out, jobs, formats, lang, outcomes, bar, executor_factory, time_limit_seconds, full, sealed,
                      decisions, executor)
@@ -362,12 +405,45 @@ def run_batch(
         finished = {o.battle for o in outcomes}
         outcomes += [BattleOutcome(battle=shown_path(rel), status="interrupted",
                                    error="not resolved: the round was interrupted (Ctrl-C)")
-                     for _, rel in tasks if shown_path(rel) not in finished]
+                     for _, rel, _ in tasks if shown_path(rel) not in finished]
         remove_temporaries(out)
         _write_standings(outcomes, out, root, lang, sealed)
         raise BatchInterrupted(sorted(outcomes, key=lambda o: o.battle)) from None
     _write_standings(outcomes, out, root, lang, sealed)
     return outcomes
+
+
+def _missing_plans(root: Path, battles: list[Path]) -> list[tuple[Path, tuple[dict[str, Any], ...]]]:
+    """Each battle with the round's missing-plan rulings about its players
+    (``referee.intake.nmr``; none for a round without a roster), each ruling
+    with the battle-relative sheets it covers."""
+    from referee.intake.core import battle_teams
+    from referee.intake.nmr import missing_plans
+
+    ruled = missing_plans(root)
+    out = []
+    for battle in battles:
+        rulings: tuple[dict[str, Any], ...] = ()
+        if ruled is not None:
+            teams = battle_teams(battle, root)[0]
+            sheets = {s for team in teams.values() for s in team}
+            rulings = tuple({**e.to_json(), "sheets": [os.path.relpath(root / s, battle.parent).replace(os.sep, "/")
+                                                       for s in e.sheets if s in sheets],
+                             "teams": sorted(t for t, team in teams.items() if set(team) & set(e.sheets))}
+                            for e in ruled.for_sheets(sheets))
+        out.append((battle, rulings))
+    return out
+
+
+def _forfeit(battle: Path, root: Path, rulings: tuple[dict[str, Any], ...]) -> BattleOutcome | None:
+    """The battle's result when a side forfeits (R-NMR: the side of a player
+    who forfeits loses without the battle being resolved; both: nobody wins)."""
+    losers = {t for e in rulings if e["policy"] == "forfeit" for t in e["teams"]}
+    if not losers:
+        return None
+    others = [t for t in ("white", "black") if t not in losers]
+    return BattleOutcome(battle=shown_path(battle.relative_to(root).as_posix()), status="forfeit",
+                         winner=others[0] if len(others) == 1 else "none", reason="forfeit", nmr=_nmr_rows(rulings))
 
 
 def _write_standings(outcomes: list[BattleOutcome], out: Path, root: Path, lang: str, sealed: Sealed) -> None:
@@ -387,8 +463,9 @@ def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, .
         _run_dask(tasks, out, formats, lang, outcomes, bar, full, sealed, json_decisions, executor.address)
         return
     if jobs <= 1 or len(tasks) <= 1:
-        for path, rel in tasks:
-            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full, sealed, json_decisions)
+        for path, rel, nmr in tasks:
+            outcome = resolve_one(path, rel, str(out), formats, lang, time_limit_seconds, full, sealed, json_decisions,
+                                  nmr)
             outcomes.append(outcome)
             bar.update(outcome)
         return
@@ -409,7 +486,7 @@ def _resolve_all(tasks: list[_Task], out: Path, jobs: int, formats: tuple[str, .
     for task in left:
         crashed, stalled = _run_pool(executor_factory(1), [task], str(out), formats, lang, outcomes, bar,
                                      time_limit_seconds, full, sealed, json_decisions)
-        for _, rel in crashed:
+        for _, rel, _ in crashed:
             outcome = (BattleOutcome(battle=shown_path(rel), status="timed-out",
                                      error=f"{shown_path(rel)}: took longer than {time_limit_seconds:g} s "
                                            "and did not stop; its worker was killed")
@@ -431,16 +508,16 @@ def _run_dask(tasks: list[_Task], out: Path, formats: tuple[str, ...], lang: str
     interrupted); the turn cap (``referee.limits``) bounds every battle."""
     decisions = needs_decisions(formats, json_decisions=json_decisions)
     with dask_client(address) as (client, distributed):
-        pending: dict[str, tuple[str, str, str, str]] = {}
+        pending: dict[str, tuple[str, str, str, str, tuple[dict[str, Any], ...]]] = {}
         futures = []
         rulesets: dict[str, Any] = {}  # digest -> the ruleset, scattered once
-        for index, (path, rel) in enumerate(tasks):
+        for index, (path, rel, nmr) in enumerate(tasks):
             shown, root = shown_path(rel), _round_root(path, rel)
             try:
                 prepared, warnings = (prepare_file(path) if sealed is None
                                       else prepare_committed(path, rel, *sealed))
             except Exception as err:
-                outcome = _failed(err, shown, root)
+                outcome = dc_replace(_failed(err, shown, root), nmr=_nmr_rows(nmr))
                 outcomes.append(outcome)
                 bar.update(outcome)
                 continue
@@ -448,17 +525,17 @@ def _run_dask(tasks: list[_Task], out: Path, formats: tuple[str, ...], lang: str
             if ruleset.digest not in rulesets:
                 rulesets[ruleset.digest] = client.scatter(ruleset, broadcast=True, hash=False)
             future = client.submit(resolve_prepared, dc_replace(prepared, ruleset=_NO_RULESET), rulesets[ruleset.digest],
-                                   formats, lang, full, decisions,
+                                   formats, lang, full, decisions, nmr,
                                    key=f"referee-batch-{index}-{id(tasks)}-{os.getpid()}", pure=False)
-            pending[future.key] = (rel, shown, root, _said(warnings, root))
+            pending[future.key] = (rel, shown, root, _said(warnings, root), nmr)
             futures.append(future)
         for future in distributed.as_completed(futures, loop=client.loop):
-            rel, shown, root, said = pending[future.key]
+            rel, shown, root, said, nmr = pending[future.key]
             try:
                 row, texts = future.result()
                 outcome = dc_replace(row, battle=shown, reports=_write_reports(out, rel, texts), warnings=said)
             except Exception as err:
-                outcome = _failed(err, shown, root)
+                outcome = dc_replace(_failed(err, shown, root), nmr=_nmr_rows(nmr))
             outcomes.append(outcome)
             bar.update(outcome)
 
@@ -471,7 +548,7 @@ def _counts(outcomes: list[BattleOutcome]) -> dict[str, int]:
     return {
         "battles": len(outcomes),
         "resolved": sum(o.ok for o in outcomes),
-        "failed": sum(not o.ok for o in outcomes),
+        "failed": sum(o.failed for o in outcomes),
         "white_wins": sum(o.ok and o.winner == "white" for o in outcomes),
         "black_wins": sum(o.ok and o.winner == "black" for o in outcomes),
         "draws": sum(o.ok and o.winner == "draw" for o in outcomes),
@@ -485,6 +562,7 @@ def standings_json(outcomes: list[BattleOutcome], commitment: str | None = None)
     for o in outcomes:
         row = asdict(o)
         row["reports"] = list(o.reports)
+        row["nmr"] = [dict(e) for e in o.nmr]
         rows.append(row)
     sealed = {"seed_commitment": commitment} if commitment else {}
     return json.dumps({**sealed, "summary": _counts(outcomes), "battles": rows}, ensure_ascii=False, indent=2) + "\n"
@@ -494,6 +572,12 @@ def standings_json(outcomes: list[BattleOutcome], commitment: str | None = None)
 #: strikethrough, the cell border), escaped with a backslash; ``#``, ``+``,
 #: ``-`` and friends only matter at the start of a line, which a cell never is.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def nmr_sentence(lang: str, ruling: dict[str, str]) -> str:
+    """One missing-plan ruling in words (``standings.md``)."""
+    detail = MESSAGES[lang].get(f"nmr.reason.{ruling['detail']}", ruling["detail"])
+    return message(lang, f"standings.nmr.{ruling['policy']}", player=ruling["player"], detail=detail)
 
 
 def markdown_cell(value: Any) -> str:
@@ -533,10 +617,17 @@ def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en
             winner = word(lang, "result.draw_word") if o.winner == "draw" else team_label(lang, o.winner)
             lines.append(f"| {markdown_cell(o.battle)} | {markdown_cell(o.title)} | {winner} | {markdown_cell(how)} | "
                          f"{o.turns} | {o.standing} | {markdown_cell(o.seed)} |")
+        elif o.status == "forfeit":
+            winner = team_label(lang, o.winner) if o.winner != "none" else word(lang, "none")
+            lines.append(f"| {markdown_cell(o.battle)} | | {winner} | {say('status.forfeit')} | | | |")
         else:
             status = MESSAGES[lang].get(f"standings.status.{o.status}", o.status)
             lines.append(f"| {markdown_cell(o.battle)} | | **{say('failed')}** | {markdown_cell(status)} | | | |")
-    for title, rows in (("failed_title", [(o.battle, o.error) for o in outcomes if not o.ok]),
+    rulings = [(o.battle, e) for o in outcomes for e in o.nmr]
+    if rulings:
+        lines += ["", f"## {say('nmr_title')}", ""]
+        lines += [f"- {markdown_cell(battle)}: {markdown_cell(nmr_sentence(lang, e))}" for battle, e in rulings]
+    for title, rows in (("failed_title", [(o.battle, o.error) for o in outcomes if o.failed]),
                         ("warnings_title", [(o.battle, o.warnings) for o in outcomes if o.warnings])):
         if rows:
             lines += ["", f"## {say(title)}", ""] + ([say("warnings_note"), ""] if title == "warnings_title" else [])

@@ -22,6 +22,7 @@ the files it came from:
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 from referee.app.inputs import parsed_clauses, ruleset_summary, skill_names
@@ -194,6 +195,22 @@ class _Checker:
                     block.get("evasion_type", "normal") not in ("normal", "none"):
                 self.error("bad-input", f"inputs.characters[{index}].soulwired", "is not {garb, evasion_type}")
 
+    def records(self, inputs: Mapping[str, Any], names: list[str]) -> None:
+        """``sources`` (each file's sha256) and ``nmr`` (the round's
+        missing-plan rulings) have the shapes the referee writes."""
+        sources = inputs.get("sources", {})
+        if not isinstance(sources, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)
+                for k, v in sources.items()):
+            self.error("bad-input", "inputs.sources", "is not a mapping of file names to sha256 digests")
+        nmr = inputs.get("nmr", [])
+        if not isinstance(nmr, list) or not all(
+                isinstance(e, dict) and set(e) == {"player", "policy", "detail", "characters"}
+                and e["policy"] in ("reuse-last", "default-plan") and isinstance(e["player"], str)
+                and isinstance(e["detail"], str) and isinstance(e["characters"], list)
+                and all(c in names for c in e["characters"]) for e in nmr):
+            self.error("bad-input", "inputs.nmr", "is not a list of missing-plan rulings about this battle's characters")
+
     def ruleset_facts(self, inputs: Mapping[str, Any]) -> None:
         chars = [c for c in inputs["characters"] if isinstance(c, dict) and isinstance(c.get("skills"), list)]
         wanted = [s for c in chars for s in c["skills"] if isinstance(s, str)]
@@ -225,6 +242,7 @@ def check_report_inputs(inputs: Any, ruleset: Ruleset, shown: str,
             max_hp[name] = ruleset.max_hp(c["body"])
     checker.battle(inputs, names, max_hp)
     checker.soulwired(inputs)
+    checker.records(inputs, names)
     checker.ruleset_facts(inputs)
     if digest is not None:
         again = inputs_digest(inputs)

@@ -11,6 +11,7 @@ service: renderers (``referee.report``) only read the :class:`Report` it makes.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Any, Mapping
 
@@ -34,6 +35,7 @@ __all__ = [
     "skill_names",
     "ruleset_summary",
     "parsed_clauses",
+    "source_digests",
 ]
 
 
@@ -149,7 +151,22 @@ def battle_inputs(battle: Battle) -> dict[str, Any]:
         "skill_names": skill_names(battle.ruleset, all_skills),
         # orm (R-ORM-BATTLE-1): written only when the battle file has them
         **({"pcs": battle.pcs} if battle.pcs is not None else {}),
+        "sources": source_digests(battle),
     }
+
+
+def source_digests(battle: Battle) -> dict[str, str]:
+    """The sha256 of every sheet and plan file the battle read (battle-relative
+    paths), the digests the round's receipts gave their players: a player can
+    prove from a report which version of their file was used."""
+    folder = os.path.dirname(battle.file)
+    out: dict[str, str] = {}
+    for e in battle.entries:
+        out[e.path] = e.sheet.source_sha256
+        if e.sheet.plan_file not in (None, e.sheet.file) and e.sheet.plan_text is not None:
+            out[_rel(e.sheet.plan_file or "", folder)] = hashlib.sha256(
+                e.sheet.plan_text.encode("utf-8", "surrogatepass")).hexdigest()
+    return dict(sorted(out.items()))
 
 
 def innate_skill_names(ruleset: Ruleset) -> dict[str, dict[str, str]]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from referee.confine import UnsafePathError, confine, output_folder_problem, read_untrusted_text
 from referee.diagnostics import Diagnostic, ReferError
 
-__all__ = ["MARKER", "STANDINGS", "prepare_output_folder", "remove_temporaries"]
+__all__ = ["MARKER", "STANDINGS", "TEMPORARY", "prepare_output_folder", "remove_temporaries"]
 
 #: The file that says which round a folder's reports belong to.
 MARKER = ".referee-round.json"
@@ -35,7 +35,7 @@ MARKER = ".referee-round.json"
 STANDINGS = ("standings.md", "standings.json")
 
 #: Temporary files of :func:`referee.app.pipeline.write_atomic`: ``.NAME.XXXXXXXX.tmp``.
-_TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
 
 def _refuse(folder: Path, code: str, message: str, hint: str | None = None) -> ReferError:
@@ -48,7 +48,7 @@ def remove_temporaries(folder: Path) -> int:
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames.sort()
         for name in sorted(filenames):
-            if _TEMPORARY.match(name):
+            if TEMPORARY.match(name):
                 try:
                     os.unlink(os.path.join(dirpath, name))
                     removed += 1

@@ -115,12 +115,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"\ninterrupted: {stop.finished} of {len(stop.outcomes)} battles finished; "
               f"partial standings in {os.path.join(outdir, 'standings.md')}", file=sys.stderr)
         return 130
-    failed = [o for o in outcomes if not o.ok]
+    failed = [o for o in outcomes if o.failed]
     for o in failed:
         print(f"{o.battle}: {o.status}\n{o.error}", file=sys.stderr)
     for o in outcomes:
         if o.warnings:
             print(f"{o.battle}: warnings\n{o.warnings}", file=sys.stderr)
-    print(f"{len(outcomes) - len(failed)} of {len(outcomes)} battles resolved; "
+    for o in outcomes:
+        if o.status == "forfeit":
+            print(f"{o.battle}: forfeit ({', '.join(e['player'] for e in o.nmr)})", file=sys.stderr)
+    print(f"{sum(o.ok for o in outcomes)} of {len(outcomes)} battles resolved; "
           f"standings in {os.path.join(outdir, 'standings.md')}")
     return 1 if failed else 0

@@ -103,11 +103,23 @@ def inputs_digest(inputs: Mapping[str, Any]) -> dict[str, str]:
     names change no event, so re-resolving cannot see them.  Each input is
     hashed as canonical JSON (sorted keys, no spaces, UTF-8).
 
+    The files the battle read (``inputs.sources``) are listed each under
+    ``source:PATH`` with its full sha256 -- the digest the round's receipt
+    gave the player (``docs/intake.md``) -- so a report proves which version
+    of a player's file it used.
+
     >>> inputs_digest({"title": "Round 3"})
     {'title': 'b260e314b2717b4a'}
+    >>> inputs_digest({"sources": {"a.yaml": "ab" * 32}})["source:a.yaml"] == "ab" * 32
+    True
     """
-    return {str(key): _digest(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
-            for key, value in inputs.items()}
+    out: dict[str, str] = {}
+    for key, value in inputs.items():
+        if key == "sources" and isinstance(value, Mapping):
+            out.update({f"source:{path}": str(sha) for path, sha in value.items()})
+            continue
+        out[str(key)] = _digest(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+    return out
 
 
 def _digest(text: str) -> str:

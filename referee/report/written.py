@@ -261,6 +261,9 @@ class WrittenReport(EventVisitor):
                            drawn=word(self.lang, "report.seed_drawn") if r.seed_source == "drawn" else ""))
         if r.commitment:  # a committed round (referee.app.seeds): how to check the seed
             self._para(self._m("report.seed_commitment", commitment=r.commitment["commitment"]))
+        for ruling in r.inputs.get("nmr", ()):  # the round's missing-plan rule (referee.intake.nmr)
+            self._para(self._m(f"nmr.{ruling['policy']}", player=ruling["player"], detail=ruling["detail"],
+                               character=self._list(ruling["characters"])))
 
     # -- the summary (issue 15: the story first) ---------------------------------
 
