@@ -142,40 +142,6 @@ def test_near_equals_a_scan_of_the_army(size: int) -> None:
     assert size < 16 or seen > 0
 
 
-def test_group_bits_equal_extension_group(monkeypatch: pytest.MonkeyPatch) -> None:
-    """R-EXT-8's group read from the bitset index (``targeting.group_bits``,
-    issue 18) is ``extension_group``'s, for every user, primary, range and
-    engaged flag of a few positions mid-battle, on a small and a crowded map."""
-    from referee.engine.state import BattleState
-    from referee.engine.targeting import extension_group, group_bits
-
-    checked = [0]
-
-    def check(st: BattleState) -> None:
-        living = [g for g in st.fighters if not g.down]
-        for u in living[::3]:
-            pool = [g for g in living if g.team != u.team or g.pos % 2]
-            pool_bits = sum(1 << g.pos for g in pool)
-            keyed = [(g, g.square) for g in pool]
-            for p, r, engaged in itertools.product(living, range(4), (False, True)):
-                want = list(extension_group(st.metric, u.square, p.square, r, engaged, keyed, exclude=(p, u)))
-                assert st.members(group_bits(st, u, p, r, engaged, pool_bits)) == want
-                checked[0] += 1
-
-    original = Resolution.emit
-
-    def emit(self: Resolution, event: Any) -> None:  # a few positions: before every 89th event
-        if len(self.events) % 89 == 0:
-            check(self.state)
-        original(self, event)
-
-    monkeypatch.setattr(Resolution, "emit", emit)
-    rs = ruleset("tcgt")
-    for seed, size in ((0, 4), (1, 16)):
-        resolve_battle(_setup("tcgt", seed, size), rs, seed)
-    assert checked[0] > 1000
-
-
 def test_members_lists_every_bit_in_roster_order() -> None:
     """``members`` reads one-digit bitsets bit by bit and wider ones byte by
     byte (issue 18): both list the characters of every bit set, low to high,

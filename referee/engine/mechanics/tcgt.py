@@ -20,7 +20,6 @@ from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Initiative, StayReason
 from referee.engine.narrowing import narrow_if_due
 from referee.engine.rng import choose
-from referee.engine.clauses import NEAREST
 from referee.engine.state import BattleState, Fighter
 from referee.engine.targeting import choose_targets, preference_for, rank
 from referee.engine.uses import Choice, Use
@@ -232,27 +231,17 @@ class Extension:
 
 def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], choice: Choice) -> None:
     """R-PLAN-4 / R-EXT-7's ``targets_chosen``: the candidates in preference
-    order and the targets taken (moved here from the walk unchanged); a
-    decision event, not built in a lean resolution (issue 18)."""
+    order and the targets taken; a decision event."""
     if not ctx.decisions:
         return
-    # what the choice read (choose_targets keeps them), else read again
-    pref = choice.preference if choice.preference is not None else preference_for(ctx, user, skill)
-    ranked = choice.ranked if choice.ranked is not None else rank(user, pref, pool, ctx.state, skill)
-    # the names by list comprehensions, not map(attrgetter):
-    # 3.11's specialised slot read is cheaper than a call per candidate
-    # (callgrind: 2.1 k instructions less for a dozen, issue 18)
+    pref = preference_for(ctx, user, skill)
+    ranked = rank(user, pref, pool, ctx.state, skill)
     # positional (E.make_targets_chosen: every use with the decision events)
     ctx.emit(E.make_targets_chosen(ctx.state.turn, user.name, skill.id, tuple([c.name for c in ranked]),
                                    tuple([t.name for t in choice.targets]),
-                                   _NEAREST_TEXT if pref is NEAREST else pref.describe(),
+                                   pref.describe(),
                                    choice.requested, choice.extended,
                                    "R-EXT-7" if choice.extended else "R-PLAN-4"))
-
-
-#: The default preference's text, read once (most uses: its describe()
-#: reads the kind's ``value``, a Python-level enum property, issue 18).
-_NEAREST_TEXT = NEAREST.describe()
 
 
 @dataclass(frozen=True, slots=True)
