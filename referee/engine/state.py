@@ -277,8 +277,6 @@ class BattleState:
     #: AND with ``~army``, negative and past 30 characters a wide int, leaves
     #: CPython's fast path for its slow one (issue 18).
     living_bits: int = 0
-    #: The metric's ``box_is_range`` promise, read once (asked per range scan).
-    box_is_range: bool = field(init=False, default=False)
     #: :meth:`members`' answers by bits: a pure function of the bits while
     #: the roster stands (emptied by :meth:`reindex`).  In a crowd the same
     #: boxes are asked again and again (about 4 in 5 calls at 32v32).
@@ -288,7 +286,6 @@ class BattleState:
         self.by_name = {f.name: f for f in self.fighters}
         for team in (WHITE, BLACK):
             self.start_counts[team] = sum(1 for f in self.fighters if f.team == team)
-        self.box_is_range = self.metric.box_is_range
         self.reindex()
 
     # -- the only places that change a character's square or down flag ------
@@ -505,16 +502,12 @@ class BattleState:
         bits = self.box_bits(sq, r) & mask
         found = self.member_cache.get(bits)  # members' cache read inline: most boxes of a crowd were asked
         near = list(found) if found is not None else self.members(bits)
-        if self.box_is_range:
-            return near
         in_range = self.metric.in_range
         return [g for g in near if in_range(sq, g.square, r)]
 
     def count_within(self, sq: Square, r: int, mask: int = -1) -> int:
         """``len(self.within(sq, r, mask))``: with a metric whose range is its
         box, a count of bits, no character read (issue 18)."""
-        if self.box_is_range:
-            return (self.box_bits(sq, r) & mask).bit_count()
         return len(self.within(sq, r, mask))
 
     def side_bits(self, team: str, enemies: bool) -> int:

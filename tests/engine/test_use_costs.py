@@ -54,20 +54,6 @@ def test_plan_payment_equals_the_panel_scan() -> None:
     assert checked > 10_000
 
 
-def test_a_box_metric_measures_the_chebyshev_distance() -> None:
-    """``box_is_range`` makes ``distance`` the Chebyshev distance: every
-    registered metric that promises it keeps it."""
-    from referee.engine.mechanics.registry import RANGE
-    from referee.mechanicspec import PlainSpec
-
-    built = [(kind, RANGE.build(PlainSpec(kind))) for kind in RANGE.kinds()]
-    boxes = [(kind, metric) for kind, metric in built if metric.box_is_range]
-    assert "chebyshev" in [kind for kind, _ in boxes], built
-    grid = [Square(f, r) for f in range(-1, 9) for r in range(-1, 9)]
-    for (kind, metric), a, b in itertools.product(boxes, grid, grid):
-        assert metric.distance(a, b) == max(abs(a.file - b.file), abs(a.rank - b.rank)), (kind, a, b)
-
-
 def test_members_are_kept_and_each_call_gets_its_own_list(monkeypatch: pytest.MonkeyPatch) -> None:
     """A cached answer of ``members`` is the bits' characters in roster
     order, and a caller changing its list changes no later answer."""

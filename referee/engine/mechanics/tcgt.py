@@ -68,17 +68,6 @@ class StepMovement:
     def may_stop(self, state: BattleState, mover: Fighter, square: Square) -> bool:
         return True
 
-    @property
-    def routes_at_least_chebyshev(self) -> bool:
-        """One step moves one file and/or one rank (8-way or 4-way) and costs
-        1: no route is shorter than the Chebyshev distance (R-MOVE-1)."""
-        return True
-
-    def chebyshev_box(self, state: BattleState) -> tuple[int, int, int, int] | None:
-        """``route_length`` is the map's :meth:`MapGraph.distance`: the
-        Chebyshev distance inside an open king map (R-MOVE-1), None off it."""
-        return state.graph.open_box
-
 
 def play_in_order(initiative: Initiative, ctx: Resolution, fixed: bool) -> None:
     """R-TURN-1's turn: the order (redrawn first when the initiative rolls
