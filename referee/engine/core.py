@@ -18,7 +18,7 @@ from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.mechanics.protocols import Mechanics
 from referee.engine.rng import Rng
-from referee.engine.state import BLACK, ROSTER_ORDER, WHITE, BattleState, Fighter
+from referee.engine.state import BLACK, WHITE, BattleState, Fighter, roster_order
 from referee.ruleset import Ruleset
 
 
@@ -123,7 +123,7 @@ class Resolution:
         if not self._at_zero:
             return []
         # roster order (R-CHAR-2): the kept roster position; once each
-        fallen = sorted({f for f in self._at_zero if f.hp <= 0 and not f.down}, key=ROSTER_ORDER)
+        fallen = sorted({f for f in self._at_zero if f.hp <= 0 and not f.down}, key=roster_order)
         self._at_zero.clear()
         for f in fallen:
             self.state.set_down(f, True)

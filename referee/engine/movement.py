@@ -14,7 +14,7 @@ from referee.engine.rng import choose
 from referee.catalog import Skill
 from referee.engine.clauses import Clause, Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
 from referee.plan.innate import innate_skill
-from referee.engine.state import Fighter, occupants_at
+from referee.engine.state import Fighter
 
 
 @dataclass(slots=True)
@@ -156,7 +156,7 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
     if not enemies:
         return (), "no_enemy", "", None, "R-MOVE-6"
     team = f.team
-    if st.count_within(f.square, reach(f), st.side_bits(team, True)):
+    if st.occupancy.within(f.square, reach(f), team, enemies=True):
         return (), "in_reach", "", None, "R-MOVE-6"
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
         return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", last)
@@ -164,7 +164,7 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
     if nearest >= _NO_ROUTE and b.mechanics.movement.approach_needs_a_route:
         return (), "no_route", "", None, "R-MOVE-6"
     if len(tied) > 1:  # R-MOVE-6: the nearest enemy in the area holding most of ``f``'s enemies
-        crowd = [sum(1 for g in occupants_at(st, e.square) if g.team != team) for e in tied]
+        crowd = [sum(1 for g in st.occupancy.at(e.square) if g.team != team) for e in tied]
         most = max(crowd)
         tied = [e for e, n in zip(tied, crowd) if n == most]
     goal_f = choose(b.rng, "ties", tied)

@@ -105,30 +105,23 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     R-PLAN-1's unhurt and the plan's restrictions and target conditions.
     ``filters``: (condition on target, keep-when-true) from use clauses."""
     st = b.state
-    heals = skill.targets_allies
-    restricts = user.plan.restricts  # (most plans have none: two calls saved per use, issue 18)
-    allies_too = not heals and bool(restricts) and admits_allies(b, user, skill)
     team, r, here = user.team, skill.range, user.square
-    if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
-        if st.all_standing(team):
-            pool = st.within(here, r, st.side_bits(team, False))  # none of the army is KO: the index's
+    if skill.targets_allies:
+        if st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
+            pool = [c for c in st.fighters if c.team == team and st.metric.in_range(here, c.square, r)]
         else:
-            in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
-            pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
+            pool = st.occupancy.within(here, r, team)
+    elif admits_allies(b, user, skill):  # R-EXT-9: allies too, never the user itself
+        pool = [c for c in st.occupancy.within(here, r) if c is not user]
     else:
-        # the army (heals), everyone but the user (allies admitted), else the
-        # enemies: a mask of the bitset index, no character read to drop it
-        mask = (st.side_bits(team, False) if heals else ~(1 << user.pos) if allies_too
-                else st.side_bits(team, True))
-        pool = st.within(here, r, mask)
+        pool = st.occupancy.within(here, r, team, enemies=True)
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
-        pool = [c for c in pool if c.hp < c.max_hp]  # HP lost (Fighter.hp_lost) > 0
+        pool = [c for c in pool if c.hp_lost > 0]
         if not pool:
             return Candidates([], "heal_guard")
-    if restricts:
-        pool = restrict(b, user, skill, pool)
+    pool = restrict(b, user, skill, pool)
     for cond, keep in filters:
         pool = targets_where(cond, st, user, skill, pool, keep)
     return Candidates(pool, "" if pool else "no_target")

@@ -251,7 +251,7 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
         if attacked:
             return False, None  # R-MOVE-3: an attacker does not approach
         st = ctx.state
-        if st.count_within(f.square, reach(f), st.side_bits(f.team, True)):
+        if st.occupancy.within(f.square, reach(f), f.team, enemies=True):
             # R-MOVE-6: an enemy within reach -- the approach stays, and every
             # test decide_step asks before this one (stuck, no enemy) stays too
             return False, None

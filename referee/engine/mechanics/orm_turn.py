@@ -29,7 +29,7 @@ from referee.engine.movement import pick_move, step_by
 from referee.engine.panels import entry_payment
 from referee.engine.planquery import gate_blocking
 from referee.engine.responses import resolve_target
-from referee.engine.state import Fighter, occupants_at
+from referee.engine.state import Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import restrict
 from referee.engine.uses import Use
@@ -234,7 +234,7 @@ class SimpleMain:
             if reason is not None:
                 break
             path.append(f.square)
-            if any(g.team != f.team for g in occupants_at(st, f.square)):
+            if any(g.team != f.team for g in st.occupancy.at(f.square)):
                 break
         moved = [e for e in ctx.events[mark:] if isinstance(e, E.Moved)]
         del ctx.events[mark:]
