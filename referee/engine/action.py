@@ -12,7 +12,7 @@ from referee.engine import events as E
 from referee.engine.conditions import CondContext, targets_where
 from referee.engine.core import Resolution, release, release_all
 from referee.engine.movement import move_step
-from referee.engine.panels import entry_payment, mark_used
+from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
 from referee.engine.clauses import Condition, UseOnly
@@ -234,9 +234,7 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
             if barred is not None:
                 passed(entry, *barred)
                 continue
-        # the entry's cost read once against the pattern (entry_payment):
-        # most entries reaching payment fail there with no panel read (issue 18)
-        base = entry_payment(f, entry)
+        base = plan_payment(f.active_panels(), skill.cost)
         if base is None:
             passed(entry, "cost_unpayable", rule="R-PAN-3")
             continue

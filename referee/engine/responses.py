@@ -21,7 +21,7 @@ from referee.engine.core import Resolution
 from referee.engine.draws import draw_chance
 from referee.engine.hooks import EFFECTS
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
-from referee.engine.panels import entry_payment, mark_used
+from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, has_flag, is_stacked
 from referee.engine.clauses import PlanFlag
 from referee.engine.state import Fighter, Sink
@@ -51,12 +51,11 @@ _OBSTRUCTED_RULE: str = E.field_default(E.Obstructed, "rule")
 _SINK_RULE: str = E.field_default(E.SinkStarted, "rule")
 
 
-def pay_passive(b: Resolution, owner: Fighter, entry: int, skill: Skill) -> tuple[int, ...] | None:
-    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts.
-    ``skill`` is ``owner``'s entry ``entry`` (its reaction table's)."""
+def pay_passive(b: Resolution, owner: Fighter, skill: Skill) -> tuple[int, ...] | None:
+    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts."""
     if owner.active is None:
         return None
-    panels = entry_payment(owner, entry)
+    panels = plan_payment(owner.active_panels(), skill.cost)
     if panels is None:
         return None
     poisoned = mark_used(owner, panels)
@@ -112,7 +111,7 @@ def obstruct(b: Resolution, use: Use, target: Fighter) -> bool:
             continue
         if target.plan.gates and gate_blocking(b.state, target, s, user) is not None:  # (no gate: no call)
             continue
-        panels = pay_passive(b, target, i, s)
+        panels = pay_passive(b, target, s)
         if panels is None:
             continue
         turn = b.state.turn  # positional (E.make_obstructed, E.make_sink_started: they follow the uses)
@@ -147,7 +146,7 @@ def defend(b: Resolution, owner: Fighter, attacker: Fighter, element: Element | 
             continue
         panels: tuple[int, ...] = ()
         if not maintained:
-            paid = pay_passive(b, owner, i, s)
+            paid = pay_passive(b, owner, s)
             if paid is None:
                 continue
             panels = paid
@@ -227,7 +226,7 @@ def counters(b: Resolution, owner: Fighter, attacker: Fighter, element: Element 
             if any(f.entry == i for f in rec.fired):
                 pass  # a defence that is also a counter paid once, at step 2
             else:
-                paid = pay_passive(b, owner, i, s)
+                paid = pay_passive(b, owner, s)
                 if paid is None:
                     continue
                 panels = paid

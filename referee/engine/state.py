@@ -71,7 +71,6 @@ class Fighter:
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
         "size", "garb", "evasion_type", "grapple", "reactions", "entries_by_id",
-        "payments",
     )
 
     def __init__(
@@ -144,12 +143,6 @@ class Fighter:
         #: Its entries by skill id, in skill-list order: fixed by the sheet,
         #: found at the first ``readies`` question (conditions.py); None until then.
         self.entries_by_id: dict[str, tuple[int, ...]] | None = None
-        #: Per pattern, per entry: the entry's cost read against the pattern
-        #: (``panels.cost_slots``; None: no state of its panels pays it),
-        #: False until first asked (``panels.entry_payment``): fixed by the
-        #: sheet, and asked at most entries of every walk (issue 18).
-        self.payments: list[list[tuple[tuple[int, ...] | None, ...] | None | bool]] = [
-            [False] * len(skills) for _ in patterns]
 
     # -- views ---------------------------------------------------------------
     @property

@@ -35,7 +35,7 @@ from referee.engine.d20pool_events import (
 from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import Decision, decide_step, move_step, pick_move, reach, take_step
-from referee.engine.panels import entry_payment
+from referee.engine.panels import plan_payment
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import candidates, pick
@@ -439,7 +439,7 @@ def judge_walk(ctx: Resolution, f: Fighter,
         elif (barring or skill.is_maintain) and (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
             if keep:
                 passes.append((entry, *barred))
-        elif (base := entry_payment(f, entry)) is None:  # as the walk pays (its cost slots, kept)
+        elif (base := plan_payment(f.active_panels(), skill.cost)) is None:  # R-PAN-3, as the walk pays
             if keep:
                 passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
