@@ -63,12 +63,7 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
     (a d20pool shift, R-D20-MOVE-1, which reports its end once) emits no
     ``stayed``.  The step is the move's last, so it never ends where the
     mover may not stop (R-ORM-MOVE-2)."""
-    # take_step, inline: every character's every turn comes here
-    areas, what, toward, line, rule = decide_step(b, f, pick_move(b, f), attacked)
-    if not areas:
-        return _stay(b, f, what, line, rule, report_stay)
-    _move(b, f, choose(b.rng, "ties", areas), what, toward, line, rule)
-    return None
+    return step_by(b, f, pick_move(b, f), attacked, report_stay=report_stay)
 
 
 #: What the movement decision (R-MOVE-3..8) decided for one step, before the

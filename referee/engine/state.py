@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from referee.board import Rect, Square
-from referee.catalog import Reaction, Skill
+from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine.mechanics.metric import RangeMetric
 from referee.engine.clauses import Condition, PlanRules
@@ -70,7 +70,7 @@ class Fighter:
         "skills", "patterns", "plan", "panels", "active", "maintained",
         "bind", "freeze", "skill_binds", "clause_binds", "acted", "felled_by",
         "abilities", "evasion_dice", "mechanic_state", "defence",
-        "size", "garb", "evasion_type", "grapple", "reactions", "entries_by_id",
+        "size", "garb", "evasion_type", "grapple",
     )
 
     def __init__(
@@ -136,13 +136,6 @@ class Fighter:
         #: d20pool (R-D20-PUSH-2): status ``grapple``, its turns left (0 = none):
         #: it cannot shift until then.
         self.grapple = 0
-        #: The reacting entries of its skills by trigger, (entry, skill,
-        #: reaction) in skill-list order: fixed by the sheet, found at the
-        #: first hit (``responses._reaction_entries``); None until then.
-        self.reactions: dict[str, tuple[tuple[int, Skill, Reaction], ...]] | None = None
-        #: Its entries by skill id, in skill-list order: fixed by the sheet,
-        #: found at the first ``readies`` question (conditions.py); None until then.
-        self.entries_by_id: dict[str, tuple[int, ...]] | None = None
 
     # -- views ---------------------------------------------------------------
     @property
@@ -161,17 +154,6 @@ class Fighter:
         nothing is bound, the common case: asked for every clause read.)"""
         binds = self.clause_binds
         return not binds or binds.get(line, 0) <= 0
-
-    def entries_of(self, skill_id: str) -> tuple[int, ...]:
-        """Its entries of ``skill_id``, in skill-list order (found once:
-        the sheet fixes them)."""
-        table = self.entries_by_id
-        if table is None:
-            found: dict[str, list[int]] = {}
-            for i, s in enumerate(self.skills):
-                found.setdefault(s.id, []).append(i)
-            table = self.entries_by_id = {k: tuple(v) for k, v in found.items()}
-        return table.get(skill_id, ())
 
     def entry_bound(self, entry: int) -> bool:
         """An entry under Bind (R-ST-BIND); asked for every entry walked."""
@@ -299,28 +281,12 @@ class BattleState:
         return list(self.standing_by_team.get(f.team, ()))
 
     def is_sunk(self, sq: Square) -> bool:
-        """Whether a sinking holds ``sq`` (R-ST-SINK).  Asked for every mover
-        and engaged check: coordinates compared inline, no generator and no
-        ``Square.__eq__`` call per sinking (issue 18)."""
-        sinks = self.sinks
-        if not sinks:
-            return False
-        file, rank = sq.file, sq.rank
-        for s in sinks:
-            q = s.square
-            if q.file == file and q.rank == rank:
-                return True
-        return False
+        """Whether a sinking holds ``sq`` (R-ST-SINK)."""
+        return any(s.square == sq for s in self.sinks)
 
     def is_engaged(self, f: Fighter) -> bool:
         """An enemy in its area, or its area sunk (R-MOVE-1, R-ST-SINK)."""
-        return self.is_sunk(f.square) or self.enemy_in_area(f)
-
-    def enemy_in_area(self, f: Fighter) -> bool:
-        """An enemy in ``f``'s area (R-MOVE-1): :meth:`is_engaged` less the
-        sinking test, for a caller that has just made it (the movement's
-        ``stuck``: every mover; sinkings are many in a crowd, issue 18)."""
-        return any(g.team != f.team for g in self.occupancy.at(f.square))
+        return self.is_sunk(f.square) or any(g.team != f.team for g in self.occupancy.at(f.square))
 
     def standing(self, team: str) -> int:
         return len(self.standing_by_team.get(team, ()))

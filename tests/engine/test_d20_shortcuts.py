@@ -1,4 +1,4 @@
-"""d20pool's speed shortcuts (issue 13) change no event and no draw: each
+"""d20pool's speed shortcuts change no event and no draw: each
 battle here is resolved with a shortcut and without it -- the way the turn
 was taken before the shortcut, kept in this file as the oracle -- and the two
 event streams and RNG streams compared.

@@ -9,7 +9,7 @@ exactly what they did before the seam existed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from referee.board import DIRECTIONS, Direction, Square, direction_between
 from referee.catalog import Skill
@@ -44,7 +44,7 @@ class StepMovement:
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         if state.is_sunk(mover.square):
             return "sunk"
-        if state.enemy_in_area(mover):  # engaged (R-MOVE-1); its area is not sunk: asked above
+        if state.is_engaged(mover):  # R-MOVE-1
             return "engaged"
         if mover.bind > 0:
             return "bound"
@@ -132,10 +132,10 @@ class NoInnateSkills:
 @dataclass(frozen=True, slots=True)
 class SkillWalk(NoInnateSkills):
     """R-TURN-2..5: pattern and panels, the skill walk, maintenance, one
-    move, then the statuses tick (``engine/action.py``; the function itself,
-    no wrapper frame on every action)."""
+    move, then the statuses tick (``engine/action.py``)."""
 
-    act = staticmethod(act)
+    def act(self, ctx: Resolution, fighter: Fighter) -> None:
+        act(ctx, fighter)
 
 
 class QuietHitHooks:
@@ -264,24 +264,9 @@ class ArmyReduced:
     floor(start x fraction)."""
 
     goal: Goal
-    #: ``goal.threshold`` by starting head count, found once per count: the
-    #: end rule is asked after every use, and a crowd makes twice the uses
-    #: per character-turn that 4v4 does (issue 18).
-    floors: dict[int, int] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     def reached(self, state: BattleState) -> bool:
-        # Asked after every use: the head counts are kept by the state's
-        # set_down (issue 18), not recounted.
-        # (a loop, not any() over a generator: this runs after every use)
-        floors = self.floors
-        standing = state.standing_by_team
-        for team, start in state.start_counts.items():
-            floor = floors.get(start)
-            if floor is None:
-                floor = floors[start] = self.goal.threshold(start)
-            if len(standing.get(team, ())) <= floor:
-                return True
-        return False
+        return any(state.standing(team) <= self.goal.threshold(start) for team, start in state.start_counts.items())
 
     def after_round(self, ctx: Resolution) -> None:
         return None
