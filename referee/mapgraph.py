@@ -73,7 +73,7 @@ class _Tables:
         self.dist: dict[Square, dict[Square, int]] = {}
         #: An open king rectangle (nothing blocked inside what is kept): every
         #: route length is the Chebyshev distance and every next step is the
-        #: one (sign dx, sign dy) -- by formula, no tables (issue 18).
+        #: one (sign dx, sign dy) -- by formula, no tables.
         self.open = adjacency == "king" and len(self.squares) == sum(1 for sq in kept.squares() if bounds.contains(sq))
         if len(self.squares) <= EAGER_ALL_PAIRS_LIMIT and not self.open:
             self.dist = {src: dict(row) for src, row in nx.all_pairs_shortest_path_length(self.graph)}
@@ -148,8 +148,7 @@ class MapGraph:
         #: The kept rectangle's corners (min file, min rank, max file, max
         #: rank): on an open map its areas are exactly the map's (see
         #: _Tables.open; kept lies inside the bounds), so "on the map" is four
-        #: integer comparisons, not a set look-up hashing the square in Python
-        #: (issue 18: a route length per enemy of the approach's rings).
+        #: integer comparisons.
         k = self.kept
         self._box = (k.min_file, k.min_rank, k.max_file, k.max_rank)
 
@@ -157,15 +156,6 @@ class MapGraph:
         return f"MapGraph({self.width}x{self.height}, {self.adjacency}, kept={self.kept})"
 
     # ------------------------------------------------------------------ basics
-    @property
-    def open_box(self) -> tuple[int, int, int, int] | None:
-        """On an open king rectangle (nothing blocked or removed inside it),
-        its corners (min file, min rank, max file, max rank): then
-        :meth:`distance` of two areas inside it is their Chebyshev distance,
-        and None when either is outside (R-MOVE-1's 8-way steps).  None on
-        any other map (routes walked around, or 4-way)."""
-        return self._box if self._open else None
-
     def contains(self, square: Square) -> bool:
         """True if ``square`` is an area of this map (not off it, blocked or removed)."""
         return square in self._on_map

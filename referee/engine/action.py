@@ -12,7 +12,7 @@ from referee.engine import events as E
 from referee.engine.conditions import CondContext, targets_where
 from referee.engine.core import Resolution, release, release_all
 from referee.engine.movement import move_step
-from referee.engine.panels import entry_payment, mark_used
+from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, release_clause
 from referee.engine.responses import resolve_target
 from referee.engine.clauses import Condition, UseOnly
@@ -136,7 +136,7 @@ def select_pattern(b: Resolution, f: Fighter) -> None:
                                       cause="pattern_switch", rule="R-PAT-3"))
         release_all(f)
     f.active = choice
-    if switched or b.decisions:  # a switch is always written (issue 18's lean resolution)
+    if switched or b.decisions:  # a switch is always written, even in a lean resolution
         b.emit(E.PatternSelected(turn=b.turn, actor=f.name, pattern=choice, elements=f.patterns[choice].text,
                                  reason=reason, switched=switched))
     kept = []
@@ -226,17 +226,11 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
         if offensive_uses is not None and offensive_uses <= 0 and is_offensive(skill):
             passed(entry, "offensive_limit", rule="R-SOUL-ACT-2")
             continue
-        # entry_barred answers None without a test when nothing it reads is
-        # there: not frozen, not a maintain, no bind, no gate (most entries
-        # of most walks: its call and its four tests saved per entry, issue 18)
-        if frozen or skill.is_maintain or f.skill_binds or f.plan.gates:
-            barred = entry_barred(b, f, entry, skill, frozen)
-            if barred is not None:
-                passed(entry, *barred)
-                continue
-        # the entry's cost read once against the pattern (entry_payment):
-        # most entries reaching payment fail there with no panel read (issue 18)
-        base = entry_payment(f, entry)
+        barred = entry_barred(b, f, entry, skill, frozen)
+        if barred is not None:
+            passed(entry, *barred)
+            continue
+        base = plan_payment(f.active_panels(), skill.cost)
         if base is None:
             passed(entry, "cost_unpayable", rule="R-PAN-3")
             continue
@@ -325,7 +319,7 @@ def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[in
     for entry, reason, line, rule in passes:
         skill = skills[entry]
         emit(_skill_passed(turn, name, skill.id, entry, reason, line,
-                           _cost_kanji(skill) if reason == "cost_unpayable" else "", rule))
+                           skill.cost_kanji if reason == "cost_unpayable" else "", rule))
 
 
 def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:
@@ -372,25 +366,7 @@ def skill_passed(b: Resolution, f: Fighter, entry: int, reason: str, line: int |
         return
     skill = f.skills[entry]
     b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry, reason=reason, line=line,
-                         detail=_cost_kanji(skill) if reason == "cost_unpayable" else "", rule=rule))
-
-
-#: ``skill.cost_kanji`` by the cost tuple's identity: (the tuple, its text).
-#: The tuple is kept, so its id cannot be reused while it is a key; keying by
-#: the tuple itself hashed each Element through the enum's Python-level
-#: ``__hash__`` at every unpayable entry (issue 18).
-_COST_KANJI: dict[int, tuple[tuple[object, ...], str]] = {}
-
-
-def _cost_kanji(skill: Skill) -> str:
-    """``skill.cost_kanji``, cached by cost (reported at every unpayable entry)."""
-    cost = skill.cost
-    hit = _COST_KANJI.get(id(cost))
-    if hit is not None and hit[0] is cost:
-        return hit[1]
-    text = skill.cost_kanji
-    _COST_KANJI[id(cost)] = (cost, text)
-    return text
+                         detail=skill.cost_kanji if reason == "cost_unpayable" else "", rule=rule))
 
 
 def start_maintain(b: Resolution, f: Fighter, entry: int, skill: Skill, panels: tuple[int, ...]) -> None:
@@ -411,9 +387,7 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     """Pay, declare, then resolve every target in order (R-TURN-3, R-EXT-6).
     ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
     poisoned = 0 if paid else mark_used(f, panels)
-    # (one target, most uses: its name's tuple without a comprehension's
-    # frame; a crowd makes twice the uses per character-turn, issue 18)
-    names = (targets[0].name,) if len(targets) == 1 else tuple([t.name for t in targets])
+    names = tuple([t.name for t in targets])
     b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, names, panels,
                              f.square, _SKILL_USED_RULE))  # positional (E.make_skill_used: every use)
     for _ in range(poisoned):

@@ -89,11 +89,10 @@ def _ally_domain(ctx: CondContext) -> Iterable[Fighter]:
         return (g for g in st.fighters if (ko_too or not g.down) and g.team == team)
     r = ctx.skill.range
     sq = me.square
-    if not ko_too or st.all_standing(team):
-        # the living ones (none of the army KO, R-D20-KO-2): the kept index (issue 18)
-        return iter(st.within(sq, r, st.side_bits(team, False)))
-    in_range = st.metric.in_range
-    return (g for g in st.fighters if g.team == team and in_range(sq, g.square, r))
+    if ko_too:
+        in_range = st.metric.in_range
+        return (g for g in st.fighters if g.team == team and in_range(sq, g.square, r))
+    return iter(st.occupancy.within(sq, r, team))
 
 
 def _on_subject(subject: str, test: Callable[[Fighter, CondContext], bool]) -> R.Condition:
@@ -118,11 +117,10 @@ def _count(side: str, scope: str, op: Callable[[int, int], bool], value: int) ->
         team, sq = me.team, me.square
         r = -1 if scope == "alive" else (ctx.skill.range if ctx.skill is not None else 1)
         st = ctx.state
-        if r < 0:  # alive anywhere: the kept head counts (issue 18)
+        if r < 0:  # alive anywhere: the kept head counts
             n = sum(len(v) for t, v in st.standing_by_team.items() if (t != team) is enemies)
             return op(n, value)
-        # the living ones in range, counted from the bitset index (issue 18)
-        return op(st.count_within(sq, r, st.side_bits(team, enemies)), value)
+        return op(len(st.occupancy.within(sq, r, team, enemies=enemies)), value)
     return count
 
 
@@ -174,7 +172,7 @@ def compile_condition(cond: A.Condition | None, ruleset: Ruleset) -> R.Condition
     raise TypeError(f"unknown condition node {type(cond).__name__}")
 
 
-# --- soulwired, issue 12 (R-SOUL-PLAN-2/4) ---
+# --- soulwired (R-SOUL-PLAN-2/4) ---
 
 
 def evasion_dice_left(ruleset: Ruleset) -> Callable[[Fighter], int]:

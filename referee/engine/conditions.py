@@ -35,17 +35,11 @@ class CondContext:
 
 def targets_where(cond: Callable[[CondContext], bool], state: BattleState, me: Fighter, skill: Skill | None,
                   pool: Iterable[Fighter], keep: bool = True, first: bool = False) -> list[Fighter]:
-    """``[t for t in pool if cond(CondContext(state, me, skill, t)) == keep]``
-    (``first``: at most the first such), asked through one context whose
-    ``target`` is set to each candidate in turn: a condition reads its
-    context only while it is asked.  Why: a context per candidate was a
-    Python-level ``__init__`` per candidate, and pools of a crowd hold a
-    dozen and more (issue 18)."""
-    ctx = CondContext(state, me, skill)
+    """The candidates of ``pool`` for which ``cond``, read with each as
+    ``target``, is ``keep`` (``first``: at most the first such), in pool order."""
     out = []
     for t in pool:
-        ctx.target = t
-        if cond(ctx) == keep:
+        if cond(CondContext(state, me, skill, t)) == keep:
             out.append(t)
             if first:
                 break
@@ -54,13 +48,9 @@ def targets_where(cond: Callable[[CondContext], bool], state: BattleState, me: F
 
 def readies(state: BattleState, f: Fighter, skill_id: str) -> bool:
     """R-PAN-4: ``f`` holds ``skill_id`` readied (cost payable now, or
-    maintained).  Only its entries of that skill are read (``entries_of``,
-    fixed by the sheet): a ``readies`` test is asked of every candidate or
-    ally a condition weighs (a crowd's dozen, issue 18)."""
-    for i in f.entries_of(skill_id):
-        if f.entry_bound(i):
-            continue
-        if i in f.maintained or can_pay(f, f.skills[i].cost):
+    maintained)."""
+    for i, s in enumerate(f.skills):
+        if s.id == skill_id and not f.entry_bound(i) and (i in f.maintained or can_pay(f, s.cost)):
             return True
     return False
 
@@ -74,12 +64,5 @@ def readies_class(f: Fighter, skill_class: str) -> bool:
 
 
 def acting_first(ctx: CondContext) -> bool:
-    """No living enemy has acted yet this turn (the kept head counts: no
-    copy of the enemy list, issue 18)."""
-    st, team = ctx.state, ctx.me.team
-    for side, standing in st.standing_by_team.items():
-        if side != team:
-            for e in standing:
-                if e.acted:
-                    return False
-    return True
+    """No living enemy has acted yet this turn."""
+    return not any(e.acted for e in ctx.state.enemies_of(ctx.me))

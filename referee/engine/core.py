@@ -18,7 +18,7 @@ from referee.catalog import Skill
 from referee.engine import events as E
 from referee.engine.mechanics.protocols import Mechanics
 from referee.engine.rng import Rng
-from referee.engine.state import BLACK, ROSTER_ORDER, WHITE, BattleState, Fighter
+from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.ruleset import Ruleset
 
 
@@ -35,8 +35,7 @@ class BattleOver(Exception):
 class Resolution:
     """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions", "_end_reached",
-                 "_at_zero")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions")
 
     def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng,
                  *, decisions: bool = True) -> None:
@@ -44,21 +43,15 @@ class Resolution:
         self.ruleset = ruleset
         self.mechanics = mechanics
         self.rng = rng
-        #: Asked after every use: bound once (the hot path of the walk).
-        self._end_reached = mechanics.end.reached
         self.events: list[E.Event] = []
         self.result: E.BattleResult | None = None
         #: Whether the decision events (:data:`referee.engine.events.DECISION_TYPES`)
-        #: are built at all (issue 18): a report that never reads them -- a
+        #: are built at all: a report that never reads them -- a
         #: written report without ``--explain``, a round's lean json, odds over
         #: seeds -- skips their cost.  Every emit site of a decision event asks
         #: this first; nothing the engine decides may depend on one being in
         #: :attr:`events`, so the other events are the same either way.
         self.decisions = decisions
-        #: Who may be at 0 HP and not yet down: those set up so, then every
-        #: one a loss of HP takes to 0 (the only way HP reaches 0, R-CHAR-2),
-        #: so ``settle_downs`` reads these instead of the roster (issue 18).
-        self._at_zero: list[Fighter] = [f for f in state.fighters if f.hp <= 0 and not f.down]
 
     # -- events ---------------------------------------------------------------
     def emit(self, event: E.Event) -> None:
@@ -97,7 +90,6 @@ class Resolution:
             self.state.turn_hp_lost = True  # R-SOUL-HARD-1's fact, kept as the turn goes
             if target.hp == 0:
                 target.felled_by = _DOWN_CAUSE.get(cause, cause)
-                self._at_zero.append(target)
         # positional (E.make_damage: every hit), the turn read directly, not
         # through the property
         self.emit(E.make_damage(
@@ -120,11 +112,7 @@ class Resolution:
         event names what took the last HP -- a ``hit``, ``poison``, a ``wall``
         or the ``narrowing`` -- else ``cause``, the step being settled (a
         character set up at 0 HP, say)."""
-        if not self._at_zero:
-            return []
-        # roster order (R-CHAR-2): the kept roster position; once each
-        fallen = sorted({f for f in self._at_zero if f.hp <= 0 and not f.down}, key=ROSTER_ORDER)
-        self._at_zero.clear()
+        fallen = [f for f in self.state.fighters if f.hp <= 0 and not f.down]
         for f in fallen:
             self.state.set_down(f, True)
             self.emit(E.Down(turn=self.turn, target=f.name, square=f.square, cause=f.felled_by or cause))
@@ -145,7 +133,7 @@ class Resolution:
 
         :raises BattleOver: when the battle is over (the result is recorded).
         """
-        if self._end_reached(self.state):
+        if self.mechanics.end.reached(self.state):
             self.finish("army_reduced", "R-GOAL-1")
 
     def finish(self, reason: str, rule: str) -> None:
@@ -199,14 +187,13 @@ def clear_statuses(f: Fighter) -> None:
 
 @contextmanager
 def cycles_unchecked() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a battle resolves (issue 18).
+    """Pause the cyclic garbage collector while a battle resolves.
 
     Why: a battle makes no reference cycles (tests/engine/test_no_cycles.py
     checks that every ruleset's battles leave nothing for the collector), so
     every collection during it is pure cost -- and a growing one: the events a
     battle keeps are promoted and traversed again, and a long battle of a
-    big army triggers full collections of the whole heap (about 2 % of a
-    4v4 battle's instructions, 3-5 % of a 32v32 one's).  Reference counting
+    big army triggers full collections of the whole heap.  Reference counting
     frees everything as before.  A collector already off (the caller's
     choice) stays off; nested or concurrent battles only ever turn it back
     on if it was on when they began.  Changes no event and no draw."""

@@ -84,10 +84,8 @@ def boost_amount(requested: int, expression: int, hp: int) -> int:
 
 
 class PoolCheck(NamedTuple):
-    """One keep-highest check, every fact the ``d20_check`` event carries.
-    A named tuple, not a frozen dataclass: every check of a battle builds
-    one, and a frozen dataclass stores each of its eleven fields through
-    ``object.__setattr__`` (issue 13); it is as immutable."""
+    """One keep-highest check, every fact the ``d20_check`` event carries
+    (immutable)."""
 
     pool: int  # dice before drops (the ability)
     dropped: int
@@ -165,7 +163,7 @@ def _tied(ordered: Sequence[str], keys: Mapping[str, list[int]]) -> set[str]:
 
 
 def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
-                    roll: Callable[[str], int], settled: set[str] | None = None) -> list[str]:
+                    roll: Callable[[str], int]) -> list[str]:
     """R-D20-ORDER-3: settle the contenders' tie keys and rank them, best first.
 
     ``contenders`` is in roster order; ``keys`` (name -> its rolls this round)
@@ -173,44 +171,19 @@ def rank_contenders(contenders: Sequence[str], keys: dict[str, list[int]],
     one tie die (and may record it).  While some contender's key equals, or is
     a prefix of, another's, each such contender rolls once, in roster order.
     One contender rolls nothing.
-
-    ``settled`` (kept by the caller for the round, like ``keys``): names
-    whose keys are known to be tie-free -- none equal to, or a prefix of,
-    another's.  Contenders all among them need no tie test: any part of a
-    tie-free set is tie-free, and a key only grows, which keeps it so (a
-    key that is not a prefix of another's, nor has one as its prefix,
-    stays so when extended).  Typically the next selection's contenders
-    are the last ones less the one who acted, so each selection after the
-    first of a ring's group is a sort alone.  Updated in place.
     """
-    if settled and settled.issuperset(contenders):  # each has its key already
-        # distinct keys: best first is the reverse of the ascending sort
-        return sorted(contenders, key=keys.__getitem__, reverse=True)
-    fresh = 0
     for name in contenders:
-        if name not in keys:
-            keys[name] = []
-            fresh += 1
+        keys.setdefault(name, [])
     if len(contenders) < 2:
         return list(contenders)
-    if fresh == len(contenders):
-        # every key empty, so each is a prefix of the others: all roll, in
-        # roster order -- the first pass of the loop below, without its sort
-        for name in contenders:
-            keys[name].append(roll(name))
-    by_key = keys.__getitem__
     while True:
-        ordered = sorted(contenders, key=by_key)
+        ordered = sorted(contenders, key=lambda name: keys[name])
         tied = _tied(ordered, keys)
         if not tied:
             # No key is a prefix of another (nor equal), so list order is
             # element-by-element order and the keys are distinct: best first
             # is the sorted order reversed.
-            ordered.reverse()
-            if settled is not None:
-                settled.clear()
-                settled.update(contenders)
-            return ordered
+            return ordered[::-1]
         for name in contenders:  # roster order
             if name in tied:
                 keys[name].append(roll(name))

@@ -14,7 +14,7 @@ from referee.engine.rng import choose
 from referee.catalog import Skill
 from referee.engine.clauses import Clause, Hold, KeepAway, MoveGoal, MoveTo, MoveToward, NeverUse
 from referee.plan.innate import innate_skill
-from referee.engine.state import ROSTER_ORDER, Fighter
+from referee.engine.state import Fighter
 
 
 @dataclass(slots=True)
@@ -63,12 +63,7 @@ def move_step(b: Resolution, f: Fighter, attacked: bool, *, report_stay: bool = 
     (a d20pool shift, R-D20-MOVE-1, which reports its end once) emits no
     ``stayed``.  The step is the move's last, so it never ends where the
     mover may not stop (R-ORM-MOVE-2)."""
-    # take_step, inline: every character's every turn comes here
-    areas, what, toward, line, rule = decide_step(b, f, pick_move(b, f), attacked)
-    if not areas:
-        return _stay(b, f, what, line, rule, report_stay)
-    _move(b, f, choose(b.rng, "ties", areas), what, toward, line, rule)
-    return None
+    return step_by(b, f, pick_move(b, f), attacked, report_stay=report_stay)
 
 
 #: What the movement decision (R-MOVE-3..8) decided for one step, before the
@@ -156,18 +151,15 @@ def decide_step(b: Resolution, f: Fighter, pick: MovePick, attacked: bool, last:
     if not enemies:
         return (), "no_enemy", "", None, "R-MOVE-6"
     team = f.team
-    if st.count_within(f.square, reach(f), st.side_bits(team, True)):
+    if st.occupancy.within(f.square, reach(f), team, enemies=True):
         return (), "in_reach", "", None, "R-MOVE-6"
     if goal is not None:  # R-ORM-ACT-3: the goal fixed at the move's start
         return _step_toward(b, f, goal.square, "auto", goal.name, None, "R-MOVE-6", last)
     tied, nearest = nearest_enemies(b, f, enemies)
     if nearest >= _NO_ROUTE and b.mechanics.movement.approach_needs_a_route:
         return (), "no_route", "", None, "R-MOVE-6"
-    if len(tied) > 1:
-        # each one's area's enemies of ``f``: a bit count of the index's
-        # one-area box (issue 18)
-        enemy_bits, box_bits = st.side_bits(f.team, True), st.box_bits
-        crowd = [(box_bits(e.square, 0) & enemy_bits).bit_count() for e in tied]
+    if len(tied) > 1:  # R-MOVE-6: the nearest enemy in the area holding most of ``f``'s enemies
+        crowd = [sum(1 for g in st.occupancy.at(e.square) if g.team != team) for e in tied]
         most = max(crowd)
         tied = [e for e, n in zip(tied, crowd) if n == most]
     goal_f = choose(b.rng, "ties", tied)
@@ -230,8 +222,8 @@ def _toward_targets(b: Resolution, f: Fighter, c: MoveToward) -> Sequence[Fighte
         return nearest_enemies(b, f, enemies)[0] if enemies else []
     if st.revivable:
         pool = [a for a in st.fighters if a.team == f.team and a is not f]
-    else:  # the living allies: the army's bits less ``f``, roster order (issue 18)
-        pool = st.members(st.side_bits(f.team, False) & ~(1 << f.pos))
+    else:
+        pool = [a for a in st.allies_of(f) if a is not f]
     if c.who is MoveGoal.ALLY_MATCHING:
         pool = targets_where(c.match, st, f, None, pool)
     if not pool:
@@ -247,118 +239,11 @@ def nearest_enemies(b: Resolution, f: Fighter, enemies: list[Fighter],
     (roster order) and that length (``_NO_ROUTE`` when none has a route:
     then every enemy).  ``enemies``: every living enemy, roster order.
     ``here``: measure from that area instead of ``f``'s (R-MOVE-8's keep
-    away weighs each area ``f`` could step to).
-
-    When the movement mechanic promises no route is shorter than the
-    Chebyshev distance (``routes_at_least_chebyshev``), the enemies are read
-    ring by ring around ``here`` from the occupancy index, and the search stops
-    once a ring lies beyond the best route found: an enemy there cannot be
-    nearer, nor tied.  So the cost follows how far the nearest enemy is, not
-    the army's size (issue 18); when it is far (more areas than
-    ``_RING_AREAS`` per enemy), the enemies' Chebyshev bounds order the
-    route measurements instead.  The answer is the full scan's."""
-    movement = b.mechanics.movement
-    st = b.state
-    if here is None:
-        here = f.square
-    if len(enemies) > _RING_FROM and movement.routes_at_least_chebyshev:
-        graph = st.graph
-        last = max(graph.width, graph.height)  # beyond this ring nothing is on the map
-        budget = _RING_AREAS * len(enemies)  # areas read before a scan is cheaper
-        enemy_bits = st.side_bits(f.team, True)
-        route = movement.route_length
-        found: list[Fighter] = []
-        best, d = _NO_ROUTE, 0
-        # Each enemy measured is kept by _nearer if its route ties or beats
-        # the best so far: a module function, no closure made per call
-        # (issue 18).
-        inside = 0  # the enemies of the rings read so far: ring d is box d less these
-        members, cache = st.members, st.member_cache
-        # box_bits inline (the index does not change while the rings are
-        # read): a call saved per ring, most of a crowd's approach (issue
-        # 18).  No cap on d as box_bits caps r: d <= last <= the index's size.
-        ranks, files = st.rank_below, st.file_below
-        rk2, rk1 = st.pad + here.rank + 2, st.pad + here.rank + 1
-        fl2, fl1 = st.pad + here.file + 2, st.pad + here.file + 1
-        box = movement.chebyshev_box(st)
-        if box is not None:
-            # Routes are Chebyshev distances inside ``box`` and None outside
-            # it: the first ring holding an enemy inside the box is the
-            # nearest, all of them tied at ``d``, in roster order as members
-            # lists them -- the answer of the rings below, with no route
-            # measured (most of a crowd's approach, issue 18).  Nothing
-            # found: the rings below say so in their own way.
-            x0, y0, x1, y1 = box
-            if x0 <= here.file <= x1 and y0 <= here.rank <= y1:
-                # the characters inside the box: the index's box of its
-                # ranks and files (box_bits' four look-ups), so a ring is cut
-                # to it by one AND, not a test per enemy
-                pad = st.pad
-                in_box = (ranks[pad + y1 + 2] ^ ranks[pad + y0 + 1]) & (files[pad + x1 + 2] ^ files[pad + x0 + 1])
-                while d <= last:
-                    bits = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & enemy_bits
-                    ring = (bits ^ inside) & in_box
-                    if ring:
-                        found_in = cache.get(ring)
-                        return (list(found_in) if found_in is not None else members(ring)), d
-                    inside = bits
-                    d += 1
-                inside, d = 0, 0
-        while d <= last and d <= best and budget > 0:
-            budget -= 8 * d or 1
-            bits = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & enemy_bits
-            ring = bits ^ inside  # box d less box d - 1 (a subset of it): no negative mask
-            if ring:
-                for g in cache.get(ring) or members(ring):  # a cached set read as it is kept
-                    best, found = _nearer(route(st, f, here, g.square), g, best, found)
-            inside = bits
-            d += 1
-        if found and (d > best or d > last):  # every ring that could hold a tie was read
-            found.sort(key=ROSTER_ORDER)
-            return found, best
-        # The nearest is far (a big map): the Chebyshev bound of every enemy,
-        # computed inline, orders the route measurements; they stop at the
-        # first bound beyond the best route (on an open map, after the ties).
-        hf, hr = here.file, here.rank
-        bounds = []
-        for g in enemies:
-            q = g.square
-            dx, dy = q.file - hf, q.rank - hr
-            if dx < 0:
-                dx = -dx
-            if dy < 0:
-                dy = -dy
-            bounds.append(dx if dx > dy else dy)
-        best, found = _NO_ROUTE, []
-        for i in sorted(range(len(enemies)), key=bounds.__getitem__):
-            if bounds[i] > best:
-                break
-            g = enemies[i]
-            best, found = _nearer(route(st, f, here, g.square), g, best, found)
-        if found:
-            found.sort(key=ROSTER_ORDER)
-            return found, best
-    dist = [_dist(b, f, here, e.square) for e in enemies]
+    away weighs each area ``f`` could step to)."""
+    start = f.square if here is None else here
+    dist = [_dist(b, f, start, e.square) for e in enemies]
     nearest = min(dist)
-    return [e for e, d_ in zip(enemies, dist) if d_ == nearest], nearest
-
-
-def _nearer(r: int | None, g: Fighter, best: int, found: list[Fighter]) -> tuple[int, list[Fighter]]:
-    """R-MOVE-6's nearest so far, (route length, enemies at it), after
-    ``g`` measured at route length ``r`` (None: no route): ``g`` alone when
-    nearer, added when tied, else unchanged."""
-    if r is None or r > best:
-        return best, found
-    if r < best:
-        return r, [g]
-    found.append(g)
-    return best, found
-
-
-#: The ring search's thresholds: below this many enemies a scan is as
-#: cheap; it reads at most this many areas per enemy before scanning instead.
-_RING_FROM = 4
-_RING_AREAS = 4
+    return [e for e, d in zip(enemies, dist) if d == nearest], nearest
 
 
 def _dist(b: Resolution, mover: Fighter, a: Square, z: Square) -> int:
@@ -424,7 +309,7 @@ def _keep_away(b: Resolution, f: Fighter, line: int | None) -> Decision:
         tied, m = nearest_enemies(b, f, enemies, s)
         return (-m, len(tied))
 
-    keys = {s: key(s) for s in options}  # each square weighed once (issue 18: it was three times)
+    keys = {s: key(s) for s in options}
     best = min(keys.values())
     if keys[f.square] == best:
         return (), "keep_away", "", line, "R-MOVE-8"

@@ -11,7 +11,6 @@ fields; effect kinds dispatch through :data:`referee.engine.hooks.EFFECTS`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from referee.catalog import Reaction, Skill
@@ -21,7 +20,7 @@ from referee.engine.core import Resolution
 from referee.engine.draws import draw_chance
 from referee.engine.hooks import EFFECTS
 from referee.engine.mechanics.protocols import HIT, Check, Outcome
-from referee.engine.panels import entry_payment, mark_used
+from referee.engine.panels import mark_used, plan_payment
 from referee.engine.planquery import gate_blocking, has_flag, is_stacked
 from referee.engine.clauses import PlanFlag
 from referee.engine.state import Fighter, Sink
@@ -51,12 +50,11 @@ _OBSTRUCTED_RULE: str = E.field_default(E.Obstructed, "rule")
 _SINK_RULE: str = E.field_default(E.SinkStarted, "rule")
 
 
-def pay_passive(b: Resolution, owner: Fighter, entry: int, skill: Skill) -> tuple[int, ...] | None:
-    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts.
-    ``skill`` is ``owner``'s entry ``entry`` (its reaction table's)."""
+def pay_passive(b: Resolution, owner: Fighter, skill: Skill) -> tuple[int, ...] | None:
+    """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts."""
     if owner.active is None:
         return None
-    panels = entry_payment(owner, entry)
+    panels = plan_payment(owner.active_panels(), skill.cost)
     if panels is None:
         return None
     poisoned = mark_used(owner, panels)
@@ -70,32 +68,11 @@ def _answers(b: Resolution, owner: Fighter, other: Fighter) -> bool:
     return other.team != owner.team or has_flag(b.state, owner, PlanFlag.COUNTER_ALLIES)
 
 
-def _reaction_entries(owner: Fighter, trigger: str) -> Sequence[tuple[int, Skill, Reaction]]:
+def _reaction_entries(owner: Fighter, trigger: str) -> list[tuple[int, Skill, Reaction]]:
     """``owner``'s entries reacting to ``trigger``, in skill-list order, less
-    those under Bind (R-ST-BIND).  Which entries react is fixed by the sheet:
-    found once per character (``Fighter.reactions``), not at every hit, and
-    read three times per target (issue 18)."""
-    entries = reaction_table(owner).get(trigger, ())
-    if not owner.skill_binds:
-        return entries
-    return [e for e in entries if not owner.entry_bound(e[0])]
-
-
-def reaction_table(owner: Fighter) -> dict[str, tuple[tuple[int, Skill, Reaction], ...]]:
-    """``owner``'s reacting entries by trigger (Bind not applied), found once
-    from the sheet and kept on ``Fighter.reactions``.  A trigger with no entry
-    has no key, so ``trigger in table`` tells a target with nothing to answer
-    before any step of R-TURN-3 is called for it (most targets answer no
-    obstruct, issue 18)."""
-    table = owner.reactions
-    if table is None:
-        found: dict[str, list[tuple[int, Skill, Reaction]]] = {}
-        for i, s in enumerate(owner.skills):
-            r = s.reaction
-            if r is not None:
-                found.setdefault(r.trigger, []).append((i, s, r))
-        table = owner.reactions = {t: tuple(v) for t, v in found.items()}
-    return table
+    those under Bind (R-ST-BIND)."""
+    return [(i, s, s.reaction) for i, s in enumerate(owner.skills)
+            if s.reaction is not None and s.reaction.trigger == trigger and not owner.entry_bound(i)]
 
 
 # ----------------------------------------------------------------- (1) obstruct
@@ -112,7 +89,7 @@ def obstruct(b: Resolution, use: Use, target: Fighter) -> bool:
             continue
         if target.plan.gates and gate_blocking(b.state, target, s, user) is not None:  # (no gate: no call)
             continue
-        panels = pay_passive(b, target, i, s)
+        panels = pay_passive(b, target, s)
         if panels is None:
             continue
         turn = b.state.turn  # positional (E.make_obstructed, E.make_sink_started: they follow the uses)
@@ -147,7 +124,7 @@ def defend(b: Resolution, owner: Fighter, attacker: Fighter, element: Element | 
             continue
         panels: tuple[int, ...] = ()
         if not maintained:
-            paid = pay_passive(b, owner, i, s)
+            paid = pay_passive(b, owner, s)
             if paid is None:
                 continue
             panels = paid
@@ -227,7 +204,7 @@ def counters(b: Resolution, owner: Fighter, attacker: Fighter, element: Element 
             if any(f.entry == i for f in rec.fired):
                 pass  # a defence that is also a counter paid once, at step 2
             else:
-                paid = pay_passive(b, owner, i, s)
+                paid = pay_passive(b, owner, s)
                 if paid is None:
                     continue
                 panels = paid
@@ -255,15 +232,13 @@ def counter_hit(b: Resolution, owner: Fighter, skill: Skill, victim: Fighter, am
     """One counter hit on ``victim``: its defences apply (and Aqua Form's heal
     and knockback), never its counters or obstructs (R-TURN-3, R-SK-1a); the
     ``damage`` mechanic sets its amount (tcgt: the counter's own)."""
-    # (a victim with no entry reacting to a hit fires nothing: no record,
-    # no defence step, no Aqua Form step, issue 18)
-    rec = HitRecord() if "hit" in reaction_table(victim) else None
-    reduce = defend(b, victim, owner, element, rec) if rec is not None else 0
+    rec = HitRecord()
+    reduce = defend(b, victim, owner, element, rec)
     reduce += b.mechanics.damage.armour(b, victim, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
     amount = b.mechanics.damage.counter_damage(b, owner, skill, victim, amount, element, check)
     b.lose_hp(victim, amount - reduce, "counter", actor=owner.name, skill=skill.id,
-              element=element._value_, printed=amount, reduced=min(reduce, amount), rule="R-TURN-3")
-    if rec is not None and rec.fired:
+              element=element.value, printed=amount, reduced=min(reduce, amount), rule="R-TURN-3")
+    if rec.fired:
         owner_heals(b, rec, victim)
         owner_knockbacks(b, rec, victim, owner)
 
@@ -282,15 +257,9 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
         if skill.heal > 0 and b.state.revivable:
             revive(b, use, target)
         return
-    # The steps only a reacting entry can take are asked only when the
-    # target has such an entry (by trigger, fixed by its sheet): most targets
-    # have no obstruct, and a target with no entry reacting to a hit has no
-    # defence, no Aqua Form and no counter (issue 18: every target of every
-    # use comes here).  Each step would find nothing and draw nothing.
-    table = reaction_table(target)
-    if "skill_used_on_owner" in table and obstruct(b, use, target):
+    if obstruct(b, use, target):
         return
-    rec = HitRecord() if "hit" in table else None
+    rec = HitRecord()
     hit = skill.is_attack
     element = skill.element
     mechanics = b.mechanics
@@ -301,16 +270,14 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
     if check is not None and check.outcome is Outcome.MISS:
         return
     if hit:
-        # (``element._value_``: the enum's value as stored, where ``.value``
-        # is a Python-level property call at every hit, issue 18)
         assert check is not None
-        reduce = defend(b, target, user, element, rec) if rec is not None else 0
+        reduce = defend(b, target, user, element, rec)
         reduce += mechanics.damage.armour(b, target, element, skill.id)  # R-SOUL-DMG-1; tcgt 0
         # the amount after the defences: a rolled amount's event comes just
         # before the hit's ``damage`` (R-ORM-EV-1), as a counter hit's does
         printed = mechanics.damage.damage(b, use, target, check)
         dealt = b.lose_hp(target, printed - reduce, "skill", actor=user.name, skill=skill.id,
-                          element=element._value_, printed=printed,
+                          element=element.value, printed=printed,
                           reduced=min(reduce, printed), rule="R-TURN-3")
     else:
         dealt = 0
@@ -318,19 +285,17 @@ def resolve_target(b: Resolution, use: Use, target: Fighter) -> None:
         b.gain_hp(target, mechanics.damage.heal(b, use, target), user.name, skill.id)
     for effect in skill.effects:
         EFFECTS[effect.kind](b, use, target, effect, dealt)
-    fired = rec is not None and bool(rec.fired)  # only a defence fires into the record
+    fired = bool(rec.fired)  # only a defence fires into the record
     if fired:
-        assert rec is not None
         owner_heals(b, rec, target)
     # (4) knockback: the skill's own chance and direction, then Aqua Form's
     if skill.knockback is not None and not target.down:
         if draw_chance(b, user.name, skill.id, target.name, "knockback", skill.knockback.chance):
             push(b, target, user, user.name, skill.id, "R-KNOCK-1")
     if fired:
-        assert rec is not None
         owner_knockbacks(b, rec, target, user)
     # (5) counters
-    if hit and rec is not None:  # Kusanagi counters the printed damage (R-D20-HIT-2: not the margin)
+    if hit:  # Kusanagi counters the printed damage (R-D20-HIT-2: not the margin)
         counters(b, target, user, element, skill.damage, rec)
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
-from operator import itemgetter
 from typing import TypeVar
 
 from referee.board import Square
@@ -47,147 +45,53 @@ def preference_for(b: Resolution, user: Fighter, skill: Skill) -> Preference:
 
 def preference_key(user: Fighter, pref: Preference, c: Fighter, state: BattleState,
                    skill: Skill | None = None) -> tuple[int, int]:
-    """Sort key, smaller first: (the preference's key, distance in the range
-    metric) -- R-PLAN-4.  ``skill`` is read only by ``ally_with`` (its test
-    reads the candidate as ``target``)."""
-    return preference_keys(user, pref, (c,), state, skill)[0]
-
-
-def preference_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
-                    skill: Skill | None = None) -> list[tuple[int, int]]:
-    """:func:`preference_key` of each of ``pool``, in its order: the
-    preference's kind is read once for the pool, not once per candidate
-    (every use keys all its candidates, issue 18)."""
+    """R-PLAN-4's sort key of candidate ``c``, smaller first: the
+    preference's own key, then the distance in the range metric (nearest
+    first).  ``skill`` is read only by ``ally_with`` (its test reads the
+    candidate as ``target``)."""
+    d = state.metric.distance(user.square, c.square)
     k = pref.kind
-    if k is PreferenceKind.NEAREST:  # the default: most uses
-        if state.box_is_range:
-            return _nearest_box_keys(user.square, pool)
-        dist, here = state.metric.distance, user.square
-        return [(0, dist(here, c.square)) for c in pool]
-    ds = distances(state, user.square, pool)
+    if k is PreferenceKind.NEAREST:
+        return 0, d
     if k is PreferenceKind.FARTHEST:
-        return [(-d, d) for d in ds]
-    firsts = _first_keys(user, pref, pool, state, skill)
-    assert firsts is not None
-    return list(zip(firsts, ds))
-
-
-def _first_keys(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
-                skill: Skill | None = None) -> list[int] | None:
-    """The first of R-PLAN-4's keys of each of ``pool`` (the preference's own,
-    smaller first), when it does not read the distance; None for nearest and
-    farthest, whose first key is the distance (:func:`preference_keys`)."""
-    k = pref.kind
+        return -d, d
     if k is PreferenceKind.LOWEST_HP:
-        return [c.hp for c in pool]
+        return c.hp, d
     if k is PreferenceKind.HIGHEST_HP:
-        return [-c.hp for c in pool]
-    if k is PreferenceKind.MOST_HP_LOST:  # -(HP lost)
-        return [c.hp - c.max_hp for c in pool]
-    if k is PreferenceKind.LEAST_HP_LOST:  # HP lost
-        return [c.max_hp - c.hp for c in pool]
+        return -c.hp, d
+    if k is PreferenceKind.MOST_HP_LOST:
+        return -c.hp_lost, d
+    if k is PreferenceKind.LEAST_HP_LOST:
+        return c.hp_lost, d
     if k is PreferenceKind.NAMED:
-        name = pref.name
-        return [0 if c.name == name else 1 for c in pool]
-    if k is PreferenceKind.NEAREST or k is PreferenceKind.FARTHEST:
-        return None
+        return (0 if c.name == pref.name else 1), d
     if k is PreferenceKind.FEWEST_EVASION_DICE:  # soulwired (R-SOUL-PLAN-4)
-        key = pref.key
-        return [key(c) if key is not None else 0 for c in pool]
+        return (pref.key(c) if pref.key is not None else 0), d
     # PreferenceKind.ALLY_WITH
     match = pref.match
-    return [0 if match is not None and match(CondContext(state, user, skill, c)) else 1 for c in pool]
-
-
-def _pick_first(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter],
-                skill: Skill | None = None) -> Fighter:
-    """``_pick_one(b, preference_keys(user, pref, pool, b.state, skill), pool)``
-    with the distance (the second key) measured only for the candidates tied
-    on the first: the same least key, the same tie drawn among in the same
-    order.  Why: a pick that writes no ranking (a lean use, an extended use's
-    primary) weighed the distance of every candidate of a crowd's dozen when
-    the preference's own key mostly decides alone (issue 18)."""
-    firsts = _first_keys(user, pref, pool, b.state, skill)
-    if firsts is None:
-        return _pick_one(b, preference_keys(user, pref, pool, b.state, skill), pool)
-    best = min(firsts)
-    if firsts.count(best) == 1:
-        return pool[firsts.index(best)]
-    tied = [c for c, k in zip(pool, firsts) if k == best]
-    return _pick_one(b, distances(b.state, user.square, tied), tied)
-
-
-def distances(state: BattleState, here: Square, pool: Sequence[Fighter]) -> list[int]:
-    """Each of ``pool``'s distance from ``here`` in the range metric
-    (R-RANGE-1, R-PLAN-4's nearest key).  A metric whose range is its box
-    (``box_is_range``) measures the Chebyshev distance (the least r whose box
-    holds the area), so it is computed inline, without a call per candidate
-    (every use keys every candidate, issue 18); else the metric's own."""
-    if state.box_is_range:
-        return _chebyshev(here, pool)
-    dist = state.metric.distance
-    return [dist(here, c.square) for c in pool]
-
-
-def _nearest_box_keys(here: Square, pool: Sequence[Fighter]) -> list[tuple[int, int]]:
-    """R-PLAN-4's nearest keys, (0, distance), for a metric whose range is
-    its box: the Chebyshev distances, paired by a C ``zip`` (issue 18)."""
-    return list(zip(repeat(0), _chebyshev(here, pool)))
-
-
-def _chebyshev(here: Square, pool: Sequence[Fighter]) -> list[int]:
-    """Each of ``pool``'s Chebyshev distance from ``here``, computed inline
-    (a metric whose range is its box measures it, ``box_is_range``): no call
-    per candidate (every use keys every candidate, issue 18)."""
-    hf, hr = here.file, here.rank
-    out = []
-    for c in pool:
-        q = c.square
-        dx = q.file - hf
-        dy = q.rank - hr
-        if dx < 0:
-            dx = -dx
-        if dy < 0:
-            dy = -dy
-        out.append(dx if dx > dy else dy)
-    return out
+    return (0 if match is not None and match(CondContext(state, user, skill, c)) else 1), d
 
 
 def pick(b: Resolution, user: Fighter, pref: Preference, pool: Sequence[Fighter], n: int,
          skill: Skill | None = None) -> list[Fighter]:
-    """Pick up to ``n`` from ``pool`` (roster order) by preference, ties drawn."""
-    return _pick_keyed(b, list(zip(preference_keys(user, pref, pool, b.state, skill), pool)), n)
-
-
-def _pick_keyed(b: Resolution, keyed: list[tuple[tuple[int, int], Fighter]], n: int) -> list[Fighter]:
-    """:func:`pick` on (key, candidate) pairs already keyed, roster order."""
+    """R-PLAN-4: up to ``n`` of ``pool`` (roster order), one at a time: the
+    least :func:`preference_key`, a tie drawn on ``ties`` among the tied in
+    roster order (a lone best draws nothing, R-RNG-1)."""
+    keyed = [(preference_key(user, pref, c, b.state, skill), c) for c in pool]
     out: list[Fighter] = []
     while keyed and len(out) < n:
-        best = min(map(_FIRST, keyed))
-        tied = [c for k, c in keyed if k == best]
-        chosen = choose(b.rng, "ties", tied)
+        best = min(k for k, _ in keyed)
+        chosen = choose(b.rng, "ties", [c for k, c in keyed if k == best])
         out.append(chosen)
-        if len(out) < n:
-            keyed = [(k, c) for k, c in keyed if c is not chosen]
+        keyed = [(k, c) for k, c in keyed if c is not chosen]
     return out
-
-
-_FIRST = itemgetter(0)
 
 
 def rank(user: Fighter, pref: Preference, pool: Sequence[Fighter], state: BattleState,
          skill: Skill | None = None) -> list[Fighter]:
-    """Deterministic preference order (ties in roster order) for reporting."""
-    return _ranked(preference_keys(user, pref, pool, state, skill), pool)
-
-
-def _ranked(keys: list[tuple[int, int]], pool: Sequence[Fighter]) -> list[Fighter]:
-    """:func:`rank` on the pool's keys: (key, roster index, candidate) sorted
-    -- the index is unique, so no two candidates are ever compared, and no
-    key function is called per candidate.  The indexes and the result by
-    list comprehensions: 3.11's specialised reads beat an ``attrgetter`` or
-    ``itemgetter`` call per candidate (issue 18)."""
-    return [t[2] for t in sorted(zip(keys, [c.index for c in pool], pool))]
+    """R-PLAN-4's order of ``pool`` for the report (``targets_chosen``):
+    by :func:`preference_key`, ties in roster order, no draw."""
+    return sorted(pool, key=lambda c: (preference_key(user, pref, c, state, skill), c.index))
 
 
 @dataclass(slots=True)
@@ -201,30 +105,23 @@ def candidates(b: Resolution, user: Fighter, skill: Skill, filters: Sequence[tup
     R-PLAN-1's unhurt and the plan's restrictions and target conditions.
     ``filters``: (condition on target, keep-when-true) from use clauses."""
     st = b.state
-    heals = skill.targets_allies
-    restricts = user.plan.restricts  # (most plans have none: two calls saved per use, issue 18)
-    allies_too = not heals and bool(restricts) and admits_allies(b, user, skill)
     team, r, here = user.team, skill.range, user.square
-    if heals and st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
-        if st.all_standing(team):
-            pool = st.within(here, r, st.side_bits(team, False))  # none of the army is KO: the index's
+    if skill.targets_allies:
+        if st.revivable:  # R-D20-KO-2: a heal may take a KO ally at its return area
+            pool = [c for c in st.fighters if c.team == team and st.metric.in_range(here, c.square, r)]
         else:
-            in_range = st.metric.in_range  # R-RANGE-1 (the ruleset's metric) and R-RANGE-4
-            pool = [c for c in st.fighters if c.team == team and in_range(here, c.square, r)]
+            pool = st.occupancy.within(here, r, team)
+    elif admits_allies(b, user, skill):  # R-EXT-9: allies too, never the user itself
+        pool = [c for c in st.occupancy.within(here, r) if c is not user]
     else:
-        # the army (heals), everyone but the user (allies admitted), else the
-        # enemies: a mask of the bitset index, no character read to drop it
-        mask = (st.side_bits(team, False) if heals else ~(1 << user.pos) if allies_too
-                else st.side_bits(team, True))
-        pool = st.within(here, r, mask)
+        pool = st.occupancy.within(here, r, team, enemies=True)
     if not pool:
         return Candidates([], "no_target")
     if skill.targets_allies and not has_flag(st, user, PlanFlag.HEAL_UNHURT):
-        pool = [c for c in pool if c.hp < c.max_hp]  # HP lost (Fighter.hp_lost) > 0
+        pool = [c for c in pool if c.hp_lost > 0]
         if not pool:
             return Candidates([], "heal_guard")
-    if restricts:
-        pool = restrict(b, user, skill, pool)
+    pool = restrict(b, user, skill, pool)
     for cond, keep in filters:
         pool = targets_where(cond, st, user, skill, pool, keep)
     return Candidates(pool, "" if pool else "no_target")
@@ -273,96 +170,22 @@ def requested_extras(b: Resolution, user: Fighter, skill: Skill) -> int | None:
 def choose_targets(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter],
                    base: tuple[int, ...]) -> Choice:
     """The primary and extras of one use (R-PLAN-4, R-EXT-1..9)."""
-    # (the two clause reads are called only when the plan has such clauses:
-    # most have none, and every use comes here, issue 18)
-    plan = user.plan
-    pref = preference_for(b, user, skill) if plan.target_prefs else NEAREST
-    want = requested_extras(b, user, skill) if skill.can_extend and plan.extends else 0
+    pref = preference_for(b, user, skill)
+    want = requested_extras(b, user, skill)
     requested = EXTEND_MAX if want is None else want
-    st = b.state
-    if requested == 0 and pref.kind is PreferenceKind.NEAREST and st.box_is_range:
-        near = _nearest_rings(st, user.square, pool, b.decisions)
-        if near is not None:  # the pool's rings, nearest first (roster order in each)
-            tied = near[0]
-            primary = tied[0] if len(tied) == 1 else choose(b.rng, "ties", tied)
-            ranked = list(chain.from_iterable(near)) if b.decisions else None
-            return Choice([primary], base, requested, 0, ranked, pref)
-    # The pool's keys, read once for the pick and the report's ranking
-    # (``targets_chosen``, built only with the decision events, issue 18).
-    keys = preference_keys(user, pref, pool, b.state, skill) if b.decisions else None
-    ranked = _ranked(keys, pool) if keys is not None else None
     if requested > 0:
         ext = _extended_choice(b, user, skill, pool, base, requested, pref)
         if ext is not None:
-            ext.ranked, ext.preference = ranked, pref
             return ext
-    primary = _pick_first(b, user, pref, pool, skill) if keys is None else _pick_one(b, keys, pool)
-    return Choice([primary], base, requested, 0, ranked, pref)
-
-
-def _nearest_rings(st: BattleState, here: Square, pool: Sequence[Fighter],
-                   every: bool) -> list[Sequence[Fighter]] | None:
-    """An unextended use's nearest-first order (R-PLAN-4) read from the
-    bitset index, for a metric whose range is its box: the pool's members
-    ring by ring around ``here`` (distance 0, 1, ...), each in roster order
-    -- the sort by (distance, roster index) of :func:`_ranked`, and the first
-    ring is :func:`_pick_one`'s tie among the nearest.  No key per candidate
-    (pools of a crowd hold a dozen candidates and more, issue 18).
-    ``every``: all the rings (the ranking), else the first only.  None when
-    the pool is not all living, distinct characters (a KO one is not in the
-    index, R-D20-KO-2): then the keys decide.  The pool is in roster order,
-    as every pool is (``candidates``)."""
-    # an OR loop, not sum(map(attrgetter("bit"), pool)): 3.11's specialised
-    # slot read beats attrgetter's call per candidate, and past 62
-    # characters sum leaves its C-long fast path (callgrind: 1.1 k
-    # instructions less for a dozen candidates at 32v32, issue 18)
-    bits = 0
-    for c in pool:
-        bits |= c.bit
-    living = st.living_bits
-    if bits & living != bits or bits.bit_count() != len(pool):
-        return None
-    members, cache = st.members, st.member_cache
-    # box_bits inline (the same four look-ups; the index does not change
-    # while the rings are read): one call saved per ring, a dozen rings a
-    # use at 32v32 (issue 18).  No cap on d as box_bits caps r: every bit is
-    # a living character, all inside the box of size + 1, so the loop ends
-    # by then.
-    ranks, files = st.rank_below, st.file_below
-    rk2, rk1 = st.pad + here.rank + 2, st.pad + here.rank + 1
-    fl2, fl1 = st.pad + here.file + 2, st.pad + here.file + 1
-    rings: list[Sequence[Fighter]] = []
-    d = 0
-    while bits:  # each ring: the box of d less the rings before (taken out of bits)
-        ring = (ranks[rk2 + d] ^ ranks[rk1 - d]) & (files[fl2 + d] ^ files[fl1 - d]) & bits
-        if ring:
-            found = cache.get(ring)  # members' cache read inline: most rings of a crowd were asked
-            if found is None:
-                rings.append(members(ring))
-            elif rings:  # a later ring is only joined into the ranking: the kept tuple itself, no copy
-                rings.append(found)
-            else:  # the first ring (the tie drawn among) as a list, as members gives it
-                rings.append(list(found))
-            if not every:
-                break
-            bits ^= ring  # (ring is a subset of bits)
-        d += 1
-    return rings
-
-
-def _pick_one(b: Resolution, keys: Sequence[tuple[int, int]] | Sequence[int], pool: Sequence[Fighter]) -> Fighter:
-    """``_pick_keyed(b, list(zip(keys, pool)), 1)[0]``: the least key, ties
-    drawn on ``ties`` in pool order; a lone best is taken without asking the
-    RNG (a choice among one draws nothing, R-RNG-1).  Found by C scans of
-    the keys (every use picks its primary, issue 18)."""
-    best = min(keys)
-    if keys.count(best) == 1:
-        return pool[keys.index(best)]
-    return choose(b.rng, "ties", [c for k, c in zip(keys, pool) if k == best])
+    return Choice(pick(b, user, pref, pool, 1, skill), base, requested, 0)
 
 
 def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], base: tuple[int, ...],
                      requested: int, pref: Preference) -> Choice | None:
+    """R-EXT-1..9: the primary whose group lets the use hit the most
+    characters (enemies preferred, R-EXT-9), then its extras picked by
+    preference from that group and paid panel by panel; None when no extra
+    can be paid or granted (the use goes unextended)."""
     st = b.state
     assert user.active is not None
     panels = user.panels[user.active]
@@ -385,44 +208,14 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
                           and st.metric.in_range(user.square, a.square, skill.range)
                           and (not engaged or a.square == user.square)]
         ally_primaries = restrict(b, user, skill, ally_primaries)
-
-    groups: dict[int, list[Fighter]] = {}  # by roster position: each group is found once
-    sizes: dict[int, int] = {}
-    if st.box_is_range and not any(g.down for g in extras_pool):
-        # R-EXT-8's group read from the bitset index (the metric's range is
-        # its box; the index holds the living, so not with a KO candidate,
-        # R-D20-KO-2): in range of the user, within 1 of the primary, among
-        # the extras' pool, less the primary and the user -- extension_group's
-        # answer (tests/engine/test_state_index.py), sized by a bit count and
-        # listed only for the primary taken (issue 18)
-        pool_bits = 0
-        for g in extras_pool:
-            pool_bits |= 1 << g.pos
-        reach = skill.range
-
-        def group(p: Fighter) -> list[Fighter]:
-            return st.members(group_bits(st, user, p, reach, engaged, pool_bits))
-
-        def size(p: Fighter) -> int:
-            n = sizes.get(p.pos)
-            if n is None:
-                n = sizes[p.pos] = group_bits(st, user, p, reach, engaged, pool_bits).bit_count()
-            return n
-    else:
-        keyed = [(g, g.square) for g in extras_pool]
-
-        def group(p: Fighter) -> list[Fighter]:
-            found = groups.get(p.pos)
-            if found is None:
-                found = groups[p.pos] = list(extension_group(st.metric, user.square, p.square, skill.range,
-                                                             engaged, keyed, exclude=(p, user)))
-            return found
-
-        def size(p: Fighter) -> int:
-            return len(group(p))
+    keyed = [(g, g.square) for g in extras_pool]
+    groups = {p: list(extension_group(st.metric, user.square, p.square, skill.range, engaged, keyed,
+                                      exclude=(p, user)))
+              for p in (*primaries, *ally_primaries)}
 
     def value(p: Fighter) -> tuple[int, int]:
-        k = min(requested, size(p), affordable)
+        """(characters hit, extras granted) with ``p`` as the primary."""
+        k = min(requested, len(groups[p]), affordable)
         hits = k + (1 if p.team != user.team or skill.targets_allies else 0)
         return hits, k
 
@@ -434,33 +227,13 @@ def _extended_choice(b: Resolution, user: Fighter, skill: Skill, pool: list[Figh
         field_ = [p for p in primaries if value(p)[0] == best_enemy]
     if not field_:
         return None
-    primary = _pick_first(b, user, pref, field_, skill)
+    primary = pick(b, user, pref, field_, 1, skill)[0]
     k = value(primary)[1]
     if k == 0:
         return None
-    extras = pick(b, user, pref, group(primary), k, skill)
+    extras = pick(b, user, pref, groups[primary], k, skill)
     paid = plan_extension(panels, skill.cost, per, len(extras), base)
     return Choice([primary, *extras], base + paid, requested, len(extras))
-
-
-def group_bits(st: BattleState, user: Fighter, primary: Fighter, skill_range: int, user_engaged: bool,
-               pool_bits: int) -> int:
-    """:func:`extension_group` read from the bitset index, as bits
-    (``1 << pos``), for a metric whose range is its box (``box_is_range``)
-    and living candidates ``pool_bits``: those in range of the user and
-    within 1 of the primary (R-EXT-2), all in the user's area while it is
-    engaged (R-EXT-4), less the user and the primary (R-EXT-5).  The same
-    group (tests/engine/test_state_index.py), at a few ``&`` rather than two
-    ``in_range`` calls per candidate (issue 18)."""
-    here = user.square
-    if not st.metric.in_range(here, primary.square, skill_range):
-        return 0
-    bits = pool_bits & ~(1 << user.pos) & ~(1 << primary.pos)
-    if user_engaged:
-        if primary.square != here:
-            return 0
-        return bits & st.box_bits(here, 0)
-    return bits & st.box_bits(here, skill_range) & st.box_bits(primary.square, 1)
 
 
 K = TypeVar("K", bound=Hashable)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.catalog import Skill
-from referee.engine.clauses import Preference
 from referee.engine.state import Fighter
 
 __all__ = ["Use", "Choice"]
@@ -36,8 +35,3 @@ class Choice:
     panels: tuple[int, ...]
     requested: int
     extended: int
-    #: The candidates in preference order and the preference, as the choice
-    #: read them (``targets_chosen`` reports them, R-PLAN-4); None: not kept
-    #: (a lean resolution, or a mechanic that does not keep them).
-    ranked: list[Fighter] | None = None
-    preference: Preference | None = None

@@ -1,4 +1,4 @@
-"""d20pool's speed shortcuts (issue 13) change no event and no draw: each
+"""d20pool's speed shortcuts change no event and no draw: each
 battle here is resolved with a shortcut and without it -- the way the turn
 was taken before the shortcut, kept in this file as the oracle -- and the two
 event streams and RNG streams compared.
@@ -131,50 +131,3 @@ def test_walk_policy_is_still_a_plain_dataclass() -> None:
     """A policy without the judge's findings is the walk of every other ruleset."""
     assert d20pool.WalkPolicy().judged is None
     assert "judged" in {f.name for f in dataclasses.fields(d20pool.WalkPolicy)}
-
-
-def plain_rank(contenders: Any, keys: Any, roll: Any, settled: Any = None) -> Any:
-    """R-D20-ORDER-3 as ``rank_contenders`` did it before its shortcuts:
-    sort, find the tied, roll them in roster order, until none is tied."""
-    from referee.engine import d20pool_checks
-
-    for name in contenders:
-        keys.setdefault(name, [])
-    if len(contenders) < 2:
-        return list(contenders)
-    while True:
-        ordered = sorted(contenders, key=keys.__getitem__)
-        tied = d20pool_checks._tied(ordered, keys)
-        if not tied:
-            return ordered[::-1]
-        for name in contenders:
-            if name in tied:
-                keys[name].append(roll(name))
-
-
-def test_settled_contenders_change_no_event_and_no_draw() -> None:
-    """``rank_contenders``' shortcuts -- the ``settled`` set (contenders
-    known tie-free skip the tie test) and all-empty keys rolling without a
-    sort -- give the events and draws of the plain loop at every
-    selection, and are used: both rankings are compared call by call."""
-    from referee.engine import d20pool_checks
-
-    rank = d20pool_checks.rank_contenders
-    skipped = 0
-
-    def checked(contenders: Any, keys: Any, roll: Any, settled: Any = None) -> Any:
-        nonlocal skipped
-        if settled is not None and len(contenders) > 1 and settled.issuperset(contenders):
-            skipped += 1
-            before = {n: list(k) for n, k in keys.items()}
-            assert rank(contenders, keys, roll) == rank(contenders, keys, roll, settled)
-            assert keys == before  # tie-free indeed: nothing rolled
-        return rank(contenders, keys, roll, settled)
-
-    for setup, seed in setups():
-        fast = resolved(setup, seed)
-        with mock.patch.object(d20pool, "rank_contenders", plain_rank):
-            assert resolved(setup, seed) == fast
-        with mock.patch.object(d20pool, "rank_contenders", checked):
-            assert resolved(setup, seed) == fast
-    assert skipped > 0

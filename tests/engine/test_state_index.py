@@ -1,48 +1,34 @@
-"""The battle state's kept indexes (issue 18) equal a recount after every
-event: the occupancy by square and the standing members of each army are
-changed only by ``BattleState.move`` and ``BattleState.set_down``, and every
-change of a character's square or down flag -- variants' included (d20pool's
-KO and revival, knockback, orm's given-back steps, soulwired's look-ahead
-undo, the narrowing, setup draws) -- goes through them."""
+"""The battle state's kept indexes equal a recount: the occupancy by area
+and the standing members of each army are changed only by
+``BattleState.move`` and ``BattleState.set_down`` (checked after every change
+of drawn positions), and every change of a character's square or down flag
+in the engine -- variants' included (d20pool's KO and revival, knockback,
+orm's given-back steps, soulwired's look-ahead undo, the narrowing, setup
+draws) -- goes through them (checked in the source)."""
 
 from __future__ import annotations
 
 import ast
-import itertools
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.board import Square
-from referee.engine.battle import resolve_battle
-from referee.engine.core import Resolution
+from referee.engine.mechanics.metric import Chebyshev
+from referee.engine.mechanics.orm import Manhattan
 from referee.engine.rng import BattleRng
+from referee.engine.state import BLACK, WHITE, BattleState
 from referee.terrain import Terrain
 
-from .helpers import ruleset
+from .positions import Piece, pieces, position
 from .randombattle import random_setup
 from .test_properties_d20pool import D20_CLAUSES
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ("tcgt", "orm", "wiz", "soulwired", "d20pool")
-
-
-@pytest.fixture
-def checked_emit(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Check the kept indexes against a recount before every event is recorded."""
-    original = Resolution.emit
-    counted = [0]
-
-    def emit(self: Resolution, event: Any) -> None:
-        errors = self.state.index_errors()
-        assert not errors, (event, errors)
-        counted[0] += 1
-        original(self, event)
-
-    monkeypatch.setattr(Resolution, "emit", emit)
-    return counted
 
 
 def _setup(name: str, seed: int, size: int) -> Any:
@@ -58,14 +44,70 @@ def _setup(name: str, seed: int, size: int) -> Any:
     return setup
 
 
-@pytest.mark.parametrize("name", RULESETS)
-def test_kept_indexes_equal_a_recount_after_every_event(name: str, checked_emit: list[int]) -> None:
-    rs = ruleset(name)
-    for seed in range(12):
-        size = (1, 2, 4, 8)[seed % 4]
-        record = resolve_battle(_setup(name, seed, size), rs, seed)
-        assert record.result is not None
-    assert checked_emit[0] > 1000  # the check really ran
+#: An operation on a position: move character ``i`` to an area (file, rank),
+#: or set its down flag.
+Op = tuple[str, int, int, int]
+
+#: A small map, so that characters share areas often.
+SIDE = 2
+
+ops = st.lists(st.one_of(
+    st.tuples(st.just("move"), st.integers(0, 11), st.integers(-1, SIDE - 1), st.integers(-1, SIDE - 1)),
+    st.tuples(st.just("down"), st.integers(0, 11), st.integers(0, 1), st.just(0))), max_size=30)
+
+
+def _recount_errors(state: BattleState, queries: list[tuple[int, int, int, int]], side: int = SIDE) -> list[str]:
+    """Where the kept indexes differ from a recount of the characters."""
+    living = [f for f in state.fighters if not f.down]
+    errors = []
+    for sq in [Square(x, y) for x in range(-1, side) for y in range(-1, side)]:
+        here = [f.name for f in living if f.square == sq]
+        if [f.name for f in state.occupancy.at(sq)] != here:
+            errors.append(f"at {sq}: {[f.name for f in state.occupancy.at(sq)]} != {here}")
+    for team in (WHITE, BLACK):
+        if [f.name for f in state.standing_by_team[team]] != [f.name for f in living if f.team == team]:
+            errors.append(f"standing {team}")
+    for x, y, r, side in queries:
+        sq = Square(x, y)
+        team = (None, WHITE, BLACK)[side % 3]
+        enemies = side >= 3
+        got = [f.name for f in state.occupancy.within(sq, r, team, enemies=enemies)]
+        want = [f.name for f in living if state.metric.in_range(sq, f.square, r)
+                and (team is None or (f.team != team) == enemies)]
+        if got != want:
+            errors.append(f"within {sq} {r} {team} {enemies}: {got} != {want}")
+    return errors
+
+
+@given(pieces(SIDE), ops, st.lists(st.tuples(st.integers(-1, SIDE - 1), st.integers(-1, SIDE - 1), st.integers(-1, 5),
+                                          st.integers(0, 5)), min_size=1, max_size=6), st.booleans())
+def test_kept_indexes_equal_a_recount_after_every_change(drawn: list[Piece], changes: list[Op],
+                                                          queries: list[tuple[int, int, int, int]],
+                                                          manhattan: bool) -> None:
+    """The occupancy by area and the standing members of each army, kept by
+    ``BattleState.move`` and ``BattleState.set_down``, equal a recount after
+    every change -- a step, a push, a setup draw from the waiting square
+    (-1, -1), a fall, a revival -- and every range scan (R-RANGE-1, either
+    metric, any side) equals a scan of every living character."""
+    state = position(drawn, size=SIDE, metric=Manhattan() if manhattan else Chebyshev())
+    assert _recount_errors(state, queries) == []
+    for kind, i, a, b in changes:
+        f = state.fighters[i % len(state.fighters)]
+        if kind == "move":
+            state.move(f, Square(a, b))
+        else:
+            state.set_down(f, bool(a))
+        assert _recount_errors(state, queries) == [], (kind, f.name, a, b)
+
+
+@given(pieces(8), st.lists(st.tuples(st.integers(-1, 7), st.integers(-1, 7), st.integers(-1, 9), st.integers(0, 5)),
+                          min_size=1, max_size=12), st.booleans())
+def test_a_range_scan_reads_every_living_character_in_range(drawn: list[Piece], queries: list[tuple[int, int, int, int]],
+                                                           manhattan: bool) -> None:
+    """On a full-size map, for any centre (the waiting square included),
+    range and side: the scan of the box is the scan of every character."""
+    state = position(drawn, size=8, metric=Manhattan() if manhattan else Chebyshev())
+    assert _recount_errors(state, queries, 8) == []
 
 
 def test_no_square_or_down_is_assigned_outside_the_state() -> None:
@@ -92,9 +134,9 @@ def test_no_square_or_down_is_assigned_outside_the_state() -> None:
 
 
 def test_every_range_metric_stays_inside_the_chebyshev_box() -> None:
-    """``BattleState.near`` narrows range scans to the Chebyshev box of the
-    range (issue 18): every registered range metric must never reach beyond
-    it (``in_range(a, b, r)`` implies both the file and rank gaps are <= r)."""
+    """The occupancy index narrows range scans to the Chebyshev box of the
+    range: every registered range metric must never reach beyond it
+    (``in_range(a, b, r)`` implies both the file and rank gaps are <= r)."""
     from referee.board import Square as Sq
     from referee.engine.mechanics.registry import RANGE
     from referee.mechanicspec import PlainSpec
@@ -108,88 +150,3 @@ def test_every_range_metric_stays_inside_the_chebyshev_box() -> None:
                 for r in range(0, 5):
                     if metric.in_range(a, b, r):
                         assert abs(a.file - b.file) <= r and abs(a.rank - b.rank) <= r, (kind, a, b, r)
-
-
-@pytest.mark.parametrize("size", [1, 4, 16])
-def test_near_equals_a_scan_of_the_army(size: int) -> None:
-    """``near`` returns exactly the living characters of the box, in roster
-    order, whenever it does not defer to a scan (None)."""
-    from referee.engine.state import BattleState
-
-    setup = _setup("tcgt", size, size)
-    record_state: list[BattleState] = []
-    original = Resolution.emit
-
-    def emit(self: Resolution, event: Any) -> None:
-        if not record_state:
-            record_state.append(self.state)
-        original(self, event)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Resolution, "emit", emit)
-        resolve_battle(setup, ruleset("tcgt"), size)
-    state = record_state[0]
-    seen = 0
-    for f in state.fighters:
-        for r in range(0, 4):
-            near = state.near(f.square, r)
-            if near is None:
-                continue
-            seen += 1
-            box = [g for g in state.fighters if not g.down and abs(g.square.file - f.square.file) <= r
-                   and abs(g.square.rank - f.square.rank) <= r]
-            assert near == box
-    assert size < 16 or seen > 0
-
-
-def test_group_bits_equal_extension_group(monkeypatch: pytest.MonkeyPatch) -> None:
-    """R-EXT-8's group read from the bitset index (``targeting.group_bits``,
-    issue 18) is ``extension_group``'s, for every user, primary, range and
-    engaged flag of a few positions mid-battle, on a small and a crowded map."""
-    from referee.engine.state import BattleState
-    from referee.engine.targeting import extension_group, group_bits
-
-    checked = [0]
-
-    def check(st: BattleState) -> None:
-        living = [g for g in st.fighters if not g.down]
-        for u in living[::3]:
-            pool = [g for g in living if g.team != u.team or g.pos % 2]
-            pool_bits = sum(1 << g.pos for g in pool)
-            keyed = [(g, g.square) for g in pool]
-            for p, r, engaged in itertools.product(living, range(4), (False, True)):
-                want = list(extension_group(st.metric, u.square, p.square, r, engaged, keyed, exclude=(p, u)))
-                assert st.members(group_bits(st, u, p, r, engaged, pool_bits)) == want
-                checked[0] += 1
-
-    original = Resolution.emit
-
-    def emit(self: Resolution, event: Any) -> None:  # a few positions: before every 89th event
-        if len(self.events) % 89 == 0:
-            check(self.state)
-        original(self, event)
-
-    monkeypatch.setattr(Resolution, "emit", emit)
-    rs = ruleset("tcgt")
-    for seed, size in ((0, 4), (1, 16)):
-        resolve_battle(_setup("tcgt", seed, size), rs, seed)
-    assert checked[0] > 1000
-
-
-def test_members_lists_every_bit_in_roster_order() -> None:
-    """``members`` reads one-digit bitsets bit by bit and wider ones byte by
-    byte (issue 18): both list the characters of every bit set, low to high,
-    for rosters past 30 and past 64 characters."""
-    import random
-    from types import SimpleNamespace
-
-    from referee.engine.state import BattleState
-
-    draw = random.Random(18)
-    for size in (8, 31, 64, 200):
-        kept = SimpleNamespace(fighters=[f"c{i}" for i in range(size)], member_cache={})
-        for _ in range(300):
-            bits = draw.getrandbits(size) & draw.getrandbits(size)
-            want = [kept.fighters[i] for i in range(size) if bits >> i & 1]
-            assert BattleState.members(kept, bits) == want, (size, bits)  # type: ignore[arg-type]
-            assert BattleState.members(kept, bits) == want  # the cached answer

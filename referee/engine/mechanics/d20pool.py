@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from referee.board import Square
 from referee.elements import Element
 from referee.engine import events as E
 from referee.engine.action import (
@@ -27,8 +26,8 @@ from referee.engine.clauses import NEAREST, CheckBoost, CheckDrop, Condition, Pr
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
 from referee.engine.d20pool_checks import (
-    D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, rank_contenders,
-    ring_number, roll_pool,
+    D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, ring_number,
+    roll_pool, select_next,
 )
 from referee.engine.d20pool_events import (
     action_end, d20_check, hit_test, margin_event, move_end, support, turn_roll, turn_selected,
@@ -36,7 +35,7 @@ from referee.engine.d20pool_events import (
 from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import Decision, decide_step, move_step, pick_move, reach, take_step
-from referee.engine.panels import entry_payment
+from referee.engine.panels import plan_payment
 from referee.engine.state import BLACK, WHITE, BattleState, Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import candidates, pick
@@ -118,20 +117,6 @@ def ability_of(f: Fighter, ability: Ability) -> int:
 # ------------------------------------------------------------------ initiative
 
 
-_RINGS: dict[tuple[int, int], list[list[int]]] = {}
-
-
-def ring_table(width: int, height: int) -> list[list[int]]:
-    """R-D20-ORDER-2: every area's number, ``table[file][rank]``, made once
-    per map size (a battle file's fixed order reads its chosen one's; the
-    area-number order reads the bitset index, :func:`ring_bounds`).  Read only."""
-    table = _RINGS.get((width, height))
-    if table is None:
-        table = _RINGS[(width, height)] = [[ring_number(Square(file, rank), width, height) for rank in range(height)]
-                                           for file in range(width)]
-    return table
-
-
 @dataclass(frozen=True, slots=True)
 class AreaNumber:
     """R-D20-ORDER-1..4: each turn goes to the unacted standing character on
@@ -150,127 +135,41 @@ class AreaNumber:
         return list(fighters)
 
     def play_turn(self, ctx: Resolution, fixed: bool) -> None:
+        """One round: until no standing character is unacted, select the next
+        (R-D20-ORDER-1, or -4 with a battle file's ``order``), report the
+        selection and give it its turn.  The keys of R-D20-ORDER-3 last the
+        round; areas are numbered on the ruleset's map (narrowing does not
+        renumber, R-D20-ORDER-2)."""
         state = ctx.state
-        width, height = ctx.ruleset.map.width, ctx.ruleset.map.height  # narrowing does not renumber
+        width, height = ctx.ruleset.map.width, ctx.ruleset.map.height
         keys: dict[str, list[int]] = {}
-        settled: set[str] = set()  # names whose keys are tie-free (rank_contenders)
         fixed_order = [f.name for f in state.order] if fixed else []
-        fighters = state.fighters
-        by_name = state.by_name
-        act = ctx.mechanics.action.act
-        emit = ctx.emit
-        decisions = ctx.decisions
-        rng = ctx.rng
-        tie_die = self.tie_die
-        # The fighters not yet selected this round, as bits of the state's
-        # bitset index (``Fighter.bit``, roster position): only a selection
-        # marks one acted, and the chosen one's bit leaves as it is marked.
-        pending = (1 << len(fighters)) - 1
-        turn = ctx.turn  # the round's number: it does not change while the round is played
-        top = 0  # the contenders' area number (R-D20-ORDER-2): every tie roll is one of theirs
-        last_bits = 0  # the previous selection's contenders, as bits
-        chosen_bit = 0
-        ranked: list[str] = []
-        pad = state.pad  # the index's padding: the ring boxes' entries move with it (a rebuilt index)
-        bounds = ring_bounds(width, height, pad)
+
+        def number(name: str) -> int:
+            return ring_number(state.by_name[name].square, width, height)
 
         def roll(name: str) -> int:
-            face = rng.die("initiative", tie_die)
-            emit(turn_roll(turn, name, top, face, (*keys[name], face), "R-D20-ORDER-3"))
+            face = ctx.rng.die("initiative", self.tie_die)
+            ctx.emit(turn_roll(ctx.turn, name, number(name), face, (*keys[name], face), "R-D20-ORDER-3"))
             return face
 
         while True:
+            unacted = [f.name for f in state.fighters if not f.down and not f.acted]
             if fixed:
-                name = next_in_fixed_order(fixed_order, {f.name: not f.down and not f.acted for f in fighters})
-                ranked = [] if name is None else [name]
+                first = next_in_fixed_order(fixed_order, dict.fromkeys(unacted, True))
+                ranked = [] if first is None else [first]
                 rule = "R-D20-ORDER-4"
-                if name is not None:
-                    square = by_name[name].square
-                    top = ring_table(width, height)[square.file][square.rank]
             else:
-                # R-D20-ORDER-1: the unacted standing on the highest number, roster order
-                if state.pad != pad:
-                    pad = state.pad
-                    bounds = ring_bounds(width, height, pad)
-                # R-D20-ORDER-2's highest number among the pending standing,
-                # from the bitset index (the areas numbered k or more are one
-                # box, ring_bounds), innermost box first: the armies close in,
-                # and most turns go to the two inner rings (8x8: about 70 %)
-                ranks = state.rank_below
-                bits = pending & ranks[-1]  # the top entries hold every living character
-                top = 1 if bits else 0
-                if bits:
-                    files = state.file_below
-                    for rank_hi, rank_lo, file_hi, file_lo, number in bounds:
-                        inner = bits & (ranks[rank_hi] ^ ranks[rank_lo]) & (files[file_hi] ^ files[file_lo])
-                        if inner:
-                            top, bits = number, inner
-                            break
-                if bits == last_bits ^ chosen_bit and chosen_bit & last_bits:
-                    # The usual next selection: the last contenders less the one
-                    # who acted.  Their keys came out of the last ranking
-                    # tie-free and no die has been rolled since, so the ranking
-                    # is the last one less its first (R-D20-ORDER-3; what
-                    # rank_contenders' ``settled`` path would sort again).
-                    ranked = ranked[1:]
-                else:
-                    contenders = names_of(fighters, bits)
-                    if len(contenders) > 1 and contenders[0] not in keys and keys.keys().isdisjoint(contenders):
-                        # R-D20-ORDER-3's first pass: no contender has a key yet,
-                        # so each is a prefix of the others and all roll, roster
-                        # order -- rank_contenders' first pass, its dice in one
-                        # draw (``dice``: the same draws as a die at a time)
-                        for name, face in zip(contenders, rng.dice("initiative", tie_die, len(contenders))):
-                            keys[name] = [face]
-                            emit(turn_roll(turn, name, top, face, (face,), "R-D20-ORDER-3"))
-                    ranked = rank_contenders(contenders, keys, roll, settled)
-                last_bits = bits
+                ranked = select_next([(name, number(name)) for name in unacted], keys, roll)
                 rule = "R-D20-ORDER-1"
             if not ranked:
                 return
-            chosen = by_name[ranked[0]]
+            chosen = state.by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            chosen_bit = chosen.bit
-            pending &= ~chosen_bit
-            if decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-                emit(turn_selected(turn, chosen.name, chosen.square, top, tuple(ranked), rule))
-            act(ctx, chosen)
-
-
-def names_of(fighters: Sequence[Fighter], bits: int) -> list[str]:
-    """The names of the fighters of ``bits`` (``1 << pos``), roster order."""
-    names = []
-    while bits:
-        low = bits & -bits
-        names.append(fighters[low.bit_length() - 1].name)
-        bits ^= low
-    return names
-
-
-#: The rings' boxes by map size and index padding (the turn selection's):
-#: for each number ``k`` from the innermost down to 2, the entries of
-#: ``rank_below`` and ``file_below`` whose XORs are the box of numbers ``k``
-#: or more.
-_RING_BOUNDS: dict[tuple[int, int, int], tuple[tuple[int, int, int, int, int], ...]] = {}
-
-
-def ring_bounds(width: int, height: int, pad: int) -> tuple[tuple[int, int, int, int, int], ...]:
-    """R-D20-ORDER-1/2: the boxes the turn selection reads, innermost
-    first, made once per map size and padding.  The areas numbered ``k`` or
-    more are the box of files ``k-1 .. width-k`` and ranks ``k-1 ..
-    height-k``: four look-ups of the state's bitset index, so the highest
-    number among the pending standing characters is the first box holding
-    one of them (none: number 1), not a read of every character.  Every
-    standing character is on the map, as :func:`ring_table` numbers them.
-    Entries: ranks ``r0..r1`` of the index are ``rank_below[pad + r1 + 2]
-    ^ rank_below[pad + r0 + 1]`` (``BattleState``), here ``r0 = k - 1``,
-    ``r1 = height - k`` (files the same with ``width``)."""
-    bounds = _RING_BOUNDS.get((width, height, pad))
-    if bounds is None:
-        inner = min((width + 1) // 2, (height + 1) // 2)
-        bounds = _RING_BOUNDS[(width, height, pad)] = tuple(
-            (pad + height - k + 2, pad + k, pad + width - k + 2, pad + k, k) for k in range(inner, 1, -1))
-    return bounds
+            if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
+                ctx.emit(turn_selected(ctx.turn, chosen.name, chosen.square, number(chosen.name), tuple(ranked),
+                                       rule))
+            ctx.mechanics.action.act(ctx, chosen)
 
 
 # ------------------------------------------------------------------ movement
@@ -352,7 +251,7 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
         if attacked:
             return False, None  # R-MOVE-3: an attacker does not approach
         st = ctx.state
-        if st.count_within(f.square, reach(f), st.side_bits(f.team, True)):
+        if st.occupancy.within(f.square, reach(f), f.team, enemies=True):
             # R-MOVE-6: an enemy within reach -- the approach stays, and every
             # test decide_step asks before this one (stuck, no enemy) stays too
             return False, None
@@ -540,7 +439,7 @@ def judge_walk(ctx: Resolution, f: Fighter,
         elif (barring or skill.is_maintain) and (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
             if keep:
                 passes.append((entry, *barred))
-        elif (base := entry_payment(f, entry)) is None:  # as the walk pays (its cost slots, kept)
+        elif (base := plan_payment(f.active_panels(), skill.cost)) is None:  # R-PAN-3, as the walk pays
             if keep:
                 passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:

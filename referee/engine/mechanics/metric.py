@@ -20,9 +20,9 @@ class RangeMetric(Protocol):
     """A distance between two areas, and ``within r`` in that distance.
 
     A metric never reaches beyond the Chebyshev box: ``in_range(a, b, r)``
-    implies the file and rank gaps are both at most ``r`` (range scans read
-    only that box of the occupancy index, ``BattleState.near``, issue 18;
-    tests/engine/test_state_index.py checks every registered metric)."""
+    implies the file and rank gaps are both at most ``r``, so a range scan
+    reads only that box of the occupancy index (tests/engine/test_state_index.py
+    checks every registered metric)."""
 
     def distance(self, a: Square, b: Square) -> int:
         """Distance from ``a`` to ``b`` (0 for the same area)."""
@@ -32,18 +32,6 @@ class RangeMetric(Protocol):
         """Whether ``b`` is within ``r`` of ``a`` (R-RANGE-1)."""
         ...
 
-    @property
-    def box_is_range(self) -> bool:
-        """The promise that ``in_range(a, b, r)`` holds exactly when the file
-        and rank gaps are both at most ``r``: then what the occupancy index
-        returns for that box (``BattleState.near``) needs no ``in_range``
-        call per character (issue 18).  Since ``in_range(a, b, r)`` is
-        ``distance(a, b) <= r``, the promise also makes ``distance`` the
-        Chebyshev distance, and the keys of a use's candidates compute it
-        inline (``targeting.distances``; tests/engine/test_use_costs.py
-        holds every registered metric to it).  tcgt (Chebyshev): True."""
-        ...
-
 
 class Chebyshev:
     """tcgt (R-RANGE-1): range 0 is the own area, 1 the 3x3 block around it, 2
@@ -51,21 +39,8 @@ class Chebyshev:
 
     __slots__ = ()
 
-    # Written without abs()/max() calls: these run for every candidate of
-    # every use (the hottest loop of the walk).
     def distance(self, a: Square, b: Square) -> int:
-        dx = a.file - b.file
-        dy = a.rank - b.rank
-        if dx < 0:
-            dx = -dx
-        if dy < 0:
-            dy = -dy
-        return dx if dx > dy else dy
+        return max(abs(a.file - b.file), abs(a.rank - b.rank))
 
     def in_range(self, a: Square, b: Square, r: int) -> bool:
-        return -r <= a.file - b.file <= r and -r <= a.rank - b.rank <= r
-
-    @property
-    def box_is_range(self) -> bool:
-        """Chebyshev's range r *is* the (2r+1) x (2r+1) box."""
-        return True
+        return self.distance(a, b) <= r

@@ -53,11 +53,6 @@ class Manhattan:
     def in_range(self, a: Square, b: Square, r: int) -> bool:
         return abs(a.file - b.file) + abs(a.rank - b.rank) <= r
 
-    @property
-    def box_is_range(self) -> bool:
-        """A diamond inside the box, not the box: ``in_range`` is asked."""
-        return False
-
 
 #: tcgt's step rules, asked for the reasons a mover cannot move at all and
 #: for tcgt's knockback.
@@ -101,16 +96,6 @@ class BlockingSteps:
     @property
     def approach_needs_a_route(self) -> bool:
         return False
-
-    @property
-    def routes_at_least_chebyshev(self) -> bool:
-        """Steps of one area (4-way here) costing 1 each; enemies' areas only
-        lengthen a route (R-ORM-MOVE-1): never shorter than Chebyshev."""
-        return True
-
-    def chebyshev_box(self, state: BattleState) -> tuple[int, int, int, int] | None:
-        """No promise: enemies' areas lengthen routes (R-ORM-MOVE-1)."""
-        return None
 
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         """tcgt's reasons (sunk, engaged, bound), without ``engaged`` when

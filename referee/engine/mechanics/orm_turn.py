@@ -26,10 +26,10 @@ from referee.engine.mechanics.orm_checks import NORMAL_ATTACK_ID, orm_of
 from referee.engine.mechanics.protocols import Outcome
 from referee.engine.mechanics.tcgt import play_in_order
 from referee.engine.movement import pick_move, step_by
-from referee.engine.panels import entry_payment
+from referee.engine.panels import plan_payment
 from referee.engine.planquery import gate_blocking
 from referee.engine.responses import resolve_target
-from referee.engine.state import Fighter, occupants_at
+from referee.engine.state import Fighter
 from referee.engine.statuses import tick
 from referee.engine.targeting import restrict
 from referee.engine.uses import Use
@@ -192,7 +192,7 @@ class SimpleMain:
             if reason is not None:
                 skill_passed(ctx, f, entry, reason, line, rule)
                 continue
-            base = entry_payment(f, entry)
+            base = plan_payment(f.active_panels(), skill.cost)
             assert base is not None
             start_maintain(ctx, f, entry, skill, base)
             n += 1
@@ -205,7 +205,7 @@ class SimpleMain:
         barred = entry_barred(ctx, f, entry, skill, f.freeze > 0)
         if barred is not None:
             return barred
-        if entry_payment(f, entry) is None:
+        if plan_payment(f.active_panels(), skill.cost) is None:
             return "cost_unpayable", None, "R-PAN-3"
         return None, None, ""
 
@@ -234,7 +234,7 @@ class SimpleMain:
             if reason is not None:
                 break
             path.append(f.square)
-            if any(g.team != f.team for g in occupants_at(st, f.square)):
+            if any(g.team != f.team for g in st.occupancy.at(f.square)):
                 break
         moved = [e for e in ctx.events[mark:] if isinstance(e, E.Moved)]
         del ctx.events[mark:]

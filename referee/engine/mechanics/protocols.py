@@ -126,26 +126,6 @@ class Movement(Protocol):
         (R-ORM-MOVE-2: not in a full area of its side); tcgt: always."""
         ...
 
-    @property
-    def routes_at_least_chebyshev(self) -> bool:
-        """The promise that ``route_length(a, b)`` is never shorter than the
-        Chebyshev distance from ``a`` to ``b`` (each step moves at most one
-        file and one rank and costs at least 1).  When it holds, R-MOVE-6's
-        approach reads the nearest enemies ring by ring around the mover and
-        stops once a ring is farther than the best route found (issue 18);
-        when not, it measures a route to every enemy.  tcgt: True."""
-        ...
-
-    def chebyshev_box(self, state: BattleState) -> tuple[int, int, int, int] | None:
-        """The stronger promise, on ``state``'s map now: a rectangle (min
-        file, min rank, max file, max rank) such that ``route_length(a, b)``
-        is exactly the Chebyshev distance for any two areas inside it and
-        None when either is outside; None when no such rectangle is promised
-        (blocking, costs, 4-way steps).  With it, R-MOVE-6's rings need no
-        route measured: the first ring holding an enemy inside it is the
-        nearest (issue 18).  tcgt: the open king map's rectangle."""
-        ...
-
 
 class Initiative(Protocol):
     """The action order (R-TURN-1)."""

@@ -1,4 +1,4 @@
-"""soulwired's action and movement (variant-soulwired.md, issue 12): the
+"""soulwired's action and movement (variant-soulwired.md): the
 soul action (R-SOUL-ACT-1/2) with its stances (R-SOUL-STANCE-*), two moves
 on movement points with terrain costs (R-SOUL-MOVE-*), objects attacked on
 a plan order (R-SOUL-TERR-2) and armour (R-SOUL-DMG-1).
@@ -8,10 +8,6 @@ Wired parameters: the same kind, extended, so d20pool's shift is untouched.
 *Which* way a step goes stays the engine's R-MOVE-6..8
 (``engine/movement.move_step``); this module makes its distances least
 total step cost and its steps affordable (R-SOUL-MOVE-3).
-
-Events read ``ctx.state.turn`` (what ``ctx.turn`` returns) directly: the
-property costs a call per event, and a soulwired battle emits four times
-tcgt's events (issue 12's speed goal).
 """
 
 from __future__ import annotations
@@ -61,7 +57,7 @@ def _costs_table(graph: MapGraph, barriers: frozenset[Square], barrier_cost: int
                  may_enter_barriers: bool) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     """Each area's entry cost and whether it is closed (a barrier to one that
     never evades), by index: the same for every search on one map and
-    barrier set, so built once (issue 12's speed goal), not per search."""
+    barrier set, so built once, not per search."""
     squares, index, _ = _indexed(graph)
     step = [1] * len(squares)
     closed = [False] * len(squares)
@@ -124,8 +120,7 @@ def _breadth_first(neighbours: tuple[tuple[int, ...], ...], stop: set[int], orig
                    best: list[int | None]) -> None:
     """Every step costing 1 (no barrier on the map): least total cost is
     the step count, found breadth first -- the same numbers as the heap
-    search (least costs are unique), without the heap (issue 12's speed
-    goal).  The map's adjacency is symmetric, so one pass serves both
+    search (least costs are unique), without the heap.  The map's adjacency is symmetric, so one pass serves both
     directions."""
     frontier = [origin]
     cost = 0
@@ -168,7 +163,7 @@ _LAST_STOPS: tuple[tuple[Square, ...], frozenset[Square]] = ((), frozenset())
 
 def enemy_squares(state: BattleState, mover: Fighter) -> frozenset[Square]:
     """The areas holding a standing enemy of ``mover`` (R-SOUL-MOVE-3's
-    stops).  Why the one-entry memo (issue 12's speed goal): one decision
+    stops).  Why the one-entry memo: one decision
     asks this once per enemy (R-MOVE-6's distances), and building the set
     hashes every square; comparing the roster-order squares with the last
     answer's is an identity check per square while nobody has moved.  The
@@ -200,18 +195,6 @@ class TerrainPoints(PointsMovement):
         """R-SOUL-MOVE-3: "if no candidate has one, the move ends no_route,
         without a draw"."""
         return True
-
-    @property
-    def routes_at_least_chebyshev(self) -> bool:
-        """A step costs 1, or ``barrier_cost`` into a barrier: a route's cost
-        is at least its steps, so at least the Chebyshev distance, while a
-        barrier costs at least 1 (R-SOUL-MOVE-2)."""
-        return self.barrier_cost >= 1
-
-    def chebyshev_box(self, state: BattleState) -> tuple[int, int, int, int] | None:
-        """No promise: a route's cost counts barriers and points
-        (R-SOUL-MOVE-2/3), not only its steps; overrides tcgt's."""
-        return None
 
     def points(self, f: Fighter, state: BattleState | None = None) -> int:
         """R-SOUL-MOVE-1: the formula, or ``barrier_start_points`` for one
@@ -406,7 +389,7 @@ class SoulAction(NoInnateSkills):
         if not f.down:
             # R-SOUL-TERR-2 asks only with an ``attack object`` clause and an
             # object standing: otherwise ``attack_object`` declines every
-            # entry, so the walk is given no hook to call (issue 12's speed).
+            # entry, so the walk is given no hook to call.
             hook = attack_object if f.plan.object_attacks and ctx.state.objects else None
             attacked = walk(ctx, f, WalkPolicy(offensive_uses=self.offensive_uses, entry_hook=hook))
             soul.attacked = attacked

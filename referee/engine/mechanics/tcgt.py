@@ -9,7 +9,7 @@ exactly what they did before the seam existed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from referee.board import DIRECTIONS, Direction, Square, direction_between
 from referee.catalog import Skill
@@ -20,7 +20,6 @@ from referee.engine.core import Resolution
 from referee.engine.mechanics.protocols import HIT, Check, Initiative, StayReason
 from referee.engine.narrowing import narrow_if_due
 from referee.engine.rng import choose
-from referee.engine.clauses import NEAREST
 from referee.engine.state import BattleState, Fighter
 from referee.engine.targeting import choose_targets, preference_for, rank
 from referee.engine.uses import Choice, Use
@@ -45,7 +44,7 @@ class StepMovement:
     def stuck(self, state: BattleState, mover: Fighter) -> StayReason | None:
         if state.is_sunk(mover.square):
             return "sunk"
-        if state.enemy_in_area(mover):  # engaged (R-MOVE-1); its area is not sunk: asked above
+        if state.is_engaged(mover):  # R-MOVE-1
             return "engaged"
         if mover.bind > 0:
             return "bound"
@@ -68,17 +67,6 @@ class StepMovement:
 
     def may_stop(self, state: BattleState, mover: Fighter, square: Square) -> bool:
         return True
-
-    @property
-    def routes_at_least_chebyshev(self) -> bool:
-        """One step moves one file and/or one rank (8-way or 4-way) and costs
-        1: no route is shorter than the Chebyshev distance (R-MOVE-1)."""
-        return True
-
-    def chebyshev_box(self, state: BattleState) -> tuple[int, int, int, int] | None:
-        """``route_length`` is the map's :meth:`MapGraph.distance`: the
-        Chebyshev distance inside an open king map (R-MOVE-1), None off it."""
-        return state.graph.open_box
 
 
 def play_in_order(initiative: Initiative, ctx: Resolution, fixed: bool) -> None:
@@ -144,10 +132,10 @@ class NoInnateSkills:
 @dataclass(frozen=True, slots=True)
 class SkillWalk(NoInnateSkills):
     """R-TURN-2..5: pattern and panels, the skill walk, maintenance, one
-    move, then the statuses tick (``engine/action.py``; the function itself,
-    no wrapper frame on every action)."""
+    move, then the statuses tick (``engine/action.py``)."""
 
-    act = staticmethod(act)
+    def act(self, ctx: Resolution, fighter: Fighter) -> None:
+        act(ctx, fighter)
 
 
 class QuietHitHooks:
@@ -232,27 +220,17 @@ class Extension:
 
 def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], choice: Choice) -> None:
     """R-PLAN-4 / R-EXT-7's ``targets_chosen``: the candidates in preference
-    order and the targets taken (moved here from the walk unchanged); a
-    decision event, not built in a lean resolution (issue 18)."""
+    order and the targets taken; a decision event."""
     if not ctx.decisions:
         return
-    # what the choice read (choose_targets keeps them), else read again
-    pref = choice.preference if choice.preference is not None else preference_for(ctx, user, skill)
-    ranked = choice.ranked if choice.ranked is not None else rank(user, pref, pool, ctx.state, skill)
-    # the names by list comprehensions, not map(attrgetter):
-    # 3.11's specialised slot read is cheaper than a call per candidate
-    # (callgrind: 2.1 k instructions less for a dozen, issue 18)
+    pref = preference_for(ctx, user, skill)
+    ranked = rank(user, pref, pool, ctx.state, skill)
     # positional (E.make_targets_chosen: every use with the decision events)
     ctx.emit(E.make_targets_chosen(ctx.state.turn, user.name, skill.id, tuple([c.name for c in ranked]),
                                    tuple([t.name for t in choice.targets]),
-                                   _NEAREST_TEXT if pref is NEAREST else pref.describe(),
+                                   pref.describe(),
                                    choice.requested, choice.extended,
                                    "R-EXT-7" if choice.extended else "R-PLAN-4"))
-
-
-#: The default preference's text, read once (most uses: its describe()
-#: reads the kind's ``value``, a Python-level enum property, issue 18).
-_NEAREST_TEXT = NEAREST.describe()
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,24 +264,9 @@ class ArmyReduced:
     floor(start x fraction)."""
 
     goal: Goal
-    #: ``goal.threshold`` by starting head count, found once per count: the
-    #: end rule is asked after every use, and a crowd makes twice the uses
-    #: per character-turn that 4v4 does (issue 18).
-    floors: dict[int, int] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     def reached(self, state: BattleState) -> bool:
-        # Asked after every use: the head counts are kept by the state's
-        # set_down (issue 18), not recounted.
-        # (a loop, not any() over a generator: this runs after every use)
-        floors = self.floors
-        standing = state.standing_by_team
-        for team, start in state.start_counts.items():
-            floor = floors.get(start)
-            if floor is None:
-                floor = floors[start] = self.goal.threshold(start)
-            if len(standing.get(team, ())) <= floor:
-                return True
-        return False
+        return any(state.standing(team) <= self.goal.threshold(start) for team, start in state.start_counts.items())
 
     def after_round(self, ctx: Resolution) -> None:
         return None
