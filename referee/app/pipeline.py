@@ -15,7 +15,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from referee.battlefile import load_battle
+from referee.battlefile import Battle, load_battle
 from referee.confine import confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
@@ -23,7 +23,8 @@ from referee.textcheck import name_problem
 from referee.app.inputs import battle_inputs, resolve_inputs
 from referee.report.record import Report
 
-__all__ = ["choose_seed", "draw_seed", "parse_seed", "resolve_file", "resolve_file_checked", "write_atomic"]
+__all__ = ["choose_seed", "draw_seed", "parse_seed", "resolve_file", "resolve_file_checked", "resolve_loaded",
+           "write_atomic"]
 
 
 def draw_seed() -> int:
@@ -68,7 +69,17 @@ def resolve_file_checked(path: str | Path, seed: int | str | None = None, *,
         silently ignored.
     :raises ReferError: with every diagnostic when the battle is invalid.
     """
-    battle, diags = load_battle(path)
+    return resolve_loaded(load_battle(path), seed, decisions=decisions)
+
+
+def resolve_loaded(loaded: tuple[Battle | None, list[Diagnostic]], seed: int | str | None = None, *,
+                   decisions: bool = True) -> tuple[Report, list[Diagnostic]]:
+    """:func:`resolve_file_checked` from a battle already loaded with its
+    diagnostics (a battle file's, or a practice battle's built in memory).
+
+    :raises ReferError: with every diagnostic when the battle is invalid.
+    """
+    battle, diags = loaded
     if battle is None or has_errors(diags):
         raise ReferError(diags)
     used, source = choose_seed(seed, battle.seed)
