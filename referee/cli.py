@@ -17,7 +17,7 @@ from referee.diagnostics import ReferError, format_diagnostics
 
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "skills", "rulesets", "demo", "odds", "seeds",
-                            "diff", "whatif", "practice")
+                            "diff", "whatif", "practice", "template")
 
 EPILOG = """examples:
   referee demo                          resolve the bundled demo battle
