@@ -21,8 +21,8 @@ from referee.commands.check import check_files
 from referee.ruleset import builtin_rulesets
 
 #: Seeds per declared pair: enough for a 70 % share to clear one half at the
-#: interval's lower end (42/60 gives 0.57).
-SEEDS = 60
+#: interval's lower end (56/80 gives 0.59).
+SEEDS = 80
 
 GAUNTLETS = Path(__file__).resolve().parents[1] / "referee" / "data" / "gauntlets"
 
@@ -74,3 +74,17 @@ def test_each_army_beats_the_armies_it_names(ruleset: str, capsys: pytest.Captur
             print(f"  {a:>14} beats {b:<14} {100 * rate.share:5.1f}%  [{100 * rate.low:5.1f}%, {100 * rate.high:5.1f}%]")
     weak = {pair: round(s.rates["white"].low, 3) for pair, s in matrix.items() if s.rates["white"].low <= 0.5}
     assert not weak, f"declared wins not shown: {weak}"
+
+
+#: Each ruleset's guide for players, whose "Practising" section names its armies.
+GUIDES = {"tcgt": "plan-language.md", "orm": "orm.md", "wiz": "wiz.md", "soulwired": "soulwired.md",
+          "d20pool": "d20pool.md"}
+
+
+@pytest.mark.parametrize("ruleset", builtin_rulesets())
+def test_each_guide_names_its_armies(ruleset: str) -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / GUIDES[ruleset]).read_text(encoding="utf-8")
+    section = text.split("## Practising", 1)[1].split("\n## ", 1)[0]
+    assert f"--ruleset {ruleset}" in section or ruleset == "tcgt"
+    for army in load_gauntlet(ruleset).armies:
+        assert f"`{army.id}`" in section, (ruleset, army.id)
