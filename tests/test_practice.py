@@ -85,7 +85,8 @@ def test_the_table_has_a_row_per_army_with_intervals_turns_survival_and_worst_lo
     assert list(rows) == ["melee-rush", "volley", "thorns"]
     for row in rows.values():
         assert row.count("[") == 3 and row.count("%") == 12  # three rates with intervals, three survivals
-    assert "Opponents:" in out and "melee-rush  Three blades" in out
+    gauntlet = load_gauntlet("tcgt")
+    assert f"Opponents:\n  melee-rush  {gauntlet.army('melee-rush').describe('en')}\n" in out
 
 
 def test_json_holds_every_number_and_the_replay_command(army: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -155,7 +156,7 @@ def test_markdown_is_a_table_to_post(army: list[str], capsys: pytest.CaptureFixt
     assert out.startswith("## 練習: Kagura, Tomoe, Ren 対 tcgt の対戦相手 (1 軍)\n")
     table = [line for line in out.splitlines() if line.startswith("|")]
     assert table[0] == "| 相手 | 戦い方 | 勝ち | 引分 | 負け | ターン | Kagura | Tomoe | Ren | 最悪の負け |"
-    assert table[2].startswith("| `volley` | 距離を保ち")
+    assert table[2].startswith(f"| `volley` | {load_gauntlet('tcgt').army('volley').describe('ja')} | ")
 
 
 def test_list_shows_each_army_with_its_style(capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,9 +200,10 @@ def test_a_gauntlet_folder_of_ones_own(army: list[str], tmp_path: Path, capsys: 
     gauntlet is written ./NAME so that it is read back as the folder."""
     mine = tmp_path / "tcgt"
     shutil.copytree(GAUNTLETS / "tcgt" / "thorns", mine / "thorns")
+    sheets = ", ".join(f"thorns/{p.name}" for p in sorted((mine / "thorns").glob("*.yaml")))
     (mine / "gauntlet.yaml").write_text(
-        "ruleset: tcgt\narmies:\n  - id: spiky\n    description: {ja: とげ}\n"
-        "    sheets: [thorns/iwa.yaml, thorns/kei.yaml, thorns/ryu.yaml]\n", encoding="utf-8")
+        f"ruleset: tcgt\narmies:\n  - id: spiky\n    description: {{ja: とげ}}\n    sheets: [{sheets}]\n",
+        encoding="utf-8")
     data = _practice_json(capsys, *army, "-n", "15", "--jobs", "1", "--against", "tcgt")
     [row] = data["opponents"]  # type: ignore[misc]
     assert row["battle"] == f"{PRACTICE_PREFIX}./tcgt:spiky"

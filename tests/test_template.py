@@ -11,6 +11,7 @@ import pytest
 from referee.app.lint import lint_sheet_plan
 from referee.app.template import render_template, template_lines
 from referee.cli import main
+from referee.diagnostics import display_width
 from referee.plan.parser import parse_plan
 from referee.ruleset import builtin_rulesets, load_ruleset
 from referee.sheet import CharacterSheet, load_sheet, parse_sheet
@@ -58,13 +59,18 @@ def test_every_skill_is_described_with_cost_range_classes_and_default() -> None:
     rules = load_ruleset("tcgt")
     sheet, _ = load_sheet(DEMO / "ren.yaml", rules)
     assert sheet is not None
-    text = render_template(template_lines(sheet, rules))
-    assert "# 1. Restore (修復〔レストア〕) [restore]: cost 水地, level 2, range 1, heal 回復, extend 拡大; targets allies" in text
-    assert "never on an unhurt one (R-PLAN-1, R-PLAN-4)" in text
-    assert "# 3. Shield Mist (霧の防壁〔シールドミスト〕) [shield-mist]" in text
-    assert "fires when you are hit while its cost is unused, then stays maintained (R-SK-2)" in text
-    assert text.count("\n#    by default: ") == len(sheet.skills)
-    assert "This sheet already has a plan (3 clause(s))" in text
+    lines = template_lines(sheet, rules)
+    notes = [line.text for line in lines if line.clause is None]
+    assert "1. Restore (修復〔レストア〕) [restore]: cost 水地, level 2, range 1, heal 回復, extend 拡大; targets allies" in notes
+    defaults = [n for n in notes if n.startswith("   by default: ")]
+    assert len(defaults) == len(sheet.skills)
+    assert "never on an unhurt one (R-PLAN-1, R-PLAN-4)" in defaults[0]
+    assert "3. Shield Mist (霧の防壁〔シールドミスト〕) [shield-mist]: cost 水風, level 2, range 0, passive 受動, defence 防御, maintain 維持; targets enemies" in notes
+    assert defaults[2].endswith("fires when you are hit while its cost is unused, then stays maintained (R-SK-2)")
+    assert "This sheet already has a plan (3 clause(s)); this skeleton does not repeat it." in notes
+    text = render_template(lines)
+    assert all(display_width(line) <= 100 for line in text.splitlines())
+    assert "#    by default: used on the nearest ally in range who has lost HP (you included), never on an\n#      unhurt" in text
 
 
 def test_variant_clauses_come_with_their_ruleset_only() -> None:
