@@ -27,6 +27,8 @@ EPILOG = """examples:
   referee replay reports/round3.json
   referee skills --lang ja              the skill catalogue
   referee rulesets                      the built-in rulesets
+  referee template sheets/kagura.yaml   a plan skeleton to fill in
+  referee practice sheets/*.yaml -n 200 your army against the bundled opponents
 """
 
 
