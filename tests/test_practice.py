@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.app.odds import SeedOutcome, derive_seeds
 from referee.app.pipeline import resolve_file, resolve_loaded
@@ -307,3 +309,11 @@ def test_a_dask_cluster_prints_the_same_numbers(army: list[str], tmp_path: Path,
 def test_the_same_sheet_twice_is_an_error(army: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["practice", army[0], army[0], "-n", "2", "--jobs", "1", "--only", "volley"]) == 1
     assert "error[duplicate-name]: two of your characters are named 'Kagura'" in capsys.readouterr().err
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30),
+       st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True))
+def test_a_practice_battle_name_reads_back(folder: str, army_id: str) -> None:
+    """Whatever the gauntlet folder is called (colons included), the army is
+    what follows the last colon: the name a command prints reads back."""
+    assert parse_practice_ref(f"{PRACTICE_PREFIX}{folder}:{army_id}") == (folder, army_id)
