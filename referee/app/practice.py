@@ -28,6 +28,7 @@ Three promises shape this module:
 
 from __future__ import annotations
 
+import difflib
 import os
 import shlex
 from collections.abc import Callable, Mapping, Sequence
@@ -126,8 +127,6 @@ class Gauntlet:
         for army in self.armies:
             if army.id == army_id:
                 return army
-        import difflib
-
         ids = [a.id for a in self.armies]
         close = difflib.get_close_matches(army_id, ids, n=1)
         raise ReferError([Diagnostic(self.ref, 0, 0, "unknown-army",
