@@ -18,7 +18,8 @@ from referee.diagnostics import ReferError, format_diagnostics
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "skills", "rulesets", "demo", "odds", "seeds",
                             "diff", "whatif", "tournament", "site",
-                            "roster", "intake", "status", "remind", "lock")
+                            "roster", "intake", "status", "remind", "lock",
+                            "practice", "template")
 
 EPILOG = """examples:
   referee demo                          resolve the bundled demo battle
@@ -29,6 +30,8 @@ EPILOG = """examples:
   referee skills --lang ja              the skill catalogue
   referee rulesets                      the built-in rulesets
   referee intake rounds/3 --maildir ~/Maildir --smtp localhost   file mailed plans, send receipts
+  referee template sheets/kagura.yaml   a plan skeleton to fill in
+  referee practice sheets/*.yaml -n 200 your army against the bundled opponents
 """
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "output_file_problem",
     "output_folder_problem",
     "problem_diagnostic",
+    "working_root",
 ]
 
 
@@ -68,6 +69,19 @@ class UnsafePathError(Exception):
     def __init__(self, problem: PathProblem) -> None:
         super().__init__(problem.message)
         self.problem = problem
+
+
+def working_root(path: Path | str) -> Path | None:
+    """The folder a sheet named on the command line may take its plan from:
+    the working folder when the sheet is inside it, else ``None`` (the
+    sheet's own folder).  Why: a player keeps ``sheets/a.yaml`` beside
+    ``plans/a.plan``; a battle file still keeps every path inside its own
+    folder tree."""
+    here = Path.cwd().resolve()
+    try:
+        return here if Path(path).resolve().is_relative_to(here) else None
+    except (OSError, ValueError):
+        return None
 
 
 def problem_diagnostic(problem: PathProblem, file: str, line: int = 0, column: int = 0) -> Diagnostic:

@@ -19,7 +19,7 @@ import contextlib
 import importlib
 import importlib.util
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -29,9 +29,13 @@ from referee.app.odds import SeedOutcome, outcomes_for_seeds
 from referee.diagnostics import Diagnostic, ReferError
 from referee.ruleset import Ruleset
 
-__all__ = ["ExecutorSpec", "parse_executor", "run_chunks", "dask_available", "dask_client"]
+__all__ = ["ExecutorSpec", "parse_executor", "run_chunks", "run_battles", "dask_available", "dask_client"]
 
 Chunks = list[tuple[int, list[str]]]
+#: A battle to resolve: its normalised inputs and its ruleset.
+BattleJob = tuple[Mapping[str, Any], Ruleset]
+#: ``(battle index, first seed index, seeds)``.
+BattleChunks = Sequence[tuple[int, int, list[str]]]
 Progress = Callable[[int], None]
 
 
@@ -74,38 +78,52 @@ def parse_executor(text: str) -> ExecutorSpec:
 def run_chunks(inputs: Mapping[str, Any], ruleset: Ruleset, chunks: Chunks, *, jobs: int = 1,
                executor: ExecutorSpec = ExecutorSpec("process"),
                on_done: Progress | None = None) -> list[SeedOutcome]:
-    """Resolve every chunk; outcomes come back in completion order (the
-    caller sorts them by seed index).
+    """Resolve every chunk of one battle; outcomes come back in completion
+    order (the caller sorts them by seed index).
 
     :param on_done: called with the number of seeds each finished chunk held.
     :raises ReferError: Dask missing or its scheduler unreachable.
     """
+    return run_battles([(inputs, ruleset)], [(0, first, seeds) for first, seeds in chunks],
+                       jobs=jobs, executor=executor, on_done=on_done)[0]
+
+
+def run_battles(battles: Sequence[BattleJob], chunks: BattleChunks, *, jobs: int = 1,
+                executor: ExecutorSpec = ExecutorSpec("process"),
+                on_done: Progress | None = None) -> list[list[SeedOutcome]]:
+    """Resolve the chunks of several battles with one pool or one Dask
+    client (``referee practice`` runs a battle per opponent): chunk
+    ``(b, first, seeds)`` is battle ``b``'s.  Returns each battle's outcomes,
+    in completion order.
+
+    :raises ReferError: Dask missing or its scheduler unreachable.
+    """
     tick = on_done or (lambda n: None)
+    out: list[list[SeedOutcome]] = [[] for _ in battles]
     if executor.kind == "dask":
-        return _run_dask(inputs, ruleset, chunks, executor.address, tick)
-    if jobs <= 1 or len(chunks) <= 1:
-        out: list[SeedOutcome] = []
-        for first, seeds in chunks:
-            out += outcomes_for_seeds(inputs, ruleset, first, seeds)
+        _run_dask(battles, chunks, executor.address, tick, out)
+    elif jobs <= 1 or len(chunks) <= 1:
+        for b, first, seeds in chunks:
+            out[b] += outcomes_for_seeds(*battles[b], first, seeds)
             tick(len(seeds))
-        return out
-    return _run_pool(inputs, ruleset, chunks, jobs, tick)
+    else:
+        _run_pool(battles, chunks, jobs, tick, out)
+    return out
 
 
-def _run_pool(inputs: Mapping[str, Any], ruleset: Ruleset, chunks: Chunks, jobs: int,
-              tick: Progress) -> list[SeedOutcome]:
+def _run_pool(battles: Sequence[BattleJob], chunks: BattleChunks, jobs: int, tick: Progress,
+              out: list[list[SeedOutcome]]) -> None:
     """A local process pool, forked from a warmed-up parent as ``referee batch`` does."""
     context = fork_context()
     if context is not None:
         warm_up()
-    out: list[SeedOutcome] = []
     with ProcessPoolExecutor(max_workers=jobs, initializer=worker_init, initargs=(os.getpid(),), mp_context=context) as pool:
-        futures = {pool.submit(outcomes_for_seeds, inputs, ruleset, first, seeds): len(seeds)
-                   for first, seeds in chunks}
+        futures = {pool.submit(outcomes_for_seeds, *battles[b], first, seeds): (b, len(seeds))
+                   for b, first, seeds in chunks}
         for future in as_completed(futures):
-            out += future.result()
-            tick(futures[future])
-    return out
+            b, size = futures[future]
+            out[b] += future.result()
+            tick(size)
 
 
 @contextlib.contextmanager
@@ -131,19 +149,22 @@ def dask_client(address: str) -> Iterator[tuple[Any, Any]]:
         client.close()
 
 
-def _run_dask(inputs: Mapping[str, Any], ruleset: Ruleset, chunks: Chunks, address: str,
-              tick: Progress) -> list[SeedOutcome]:
+def _run_dask(battles: Sequence[BattleJob], chunks: BattleChunks, address: str, tick: Progress,
+              out: list[list[SeedOutcome]]) -> None:
     """The chunks as tasks on an existing Dask scheduler (the workers need
     this package installed, at the same version, like any Dask task code)."""
-    out: list[SeedOutcome] = []
     with dask_client(address) as (client, distributed):
-        shared_inputs = client.scatter(dict(inputs), broadcast=True)
-        shared_ruleset = client.scatter(ruleset, broadcast=True)
-        futures = [client.submit(outcomes_for_seeds, shared_inputs, shared_ruleset, first, seeds,
-                                 key=f"referee-odds-{first}-{len(seeds)}-{id(chunks)}", pure=False)
-                   for first, seeds in chunks]
-        sizes = {f.key: len(seeds) for f, (_, seeds) in zip(futures, chunks)}
+        # Each battle's inputs and each distinct ruleset go to every worker once.  In
+        # a list: Dask scatters a mapping item by item under its own keys
+        # ("characters", ...), which every battle's inputs share.
+        rulesets = {id(r): client.scatter([r], broadcast=True)[0] for _, r in battles}
+        shared = [(client.scatter([dict(inputs)], broadcast=True)[0], rulesets[id(r)]) for inputs, r in battles]
+        run = id(chunks)
+        futures = [client.submit(outcomes_for_seeds, *shared[b], first, seeds,
+                                 key=f"referee-odds-{b}-{first}-{len(seeds)}-{run}", pure=False)
+                   for b, first, seeds in chunks]
+        sizes = {f.key: (b, len(seeds)) for f, (b, _, seeds) in zip(futures, chunks)}
         for future in distributed.as_completed(futures, loop=client.loop):
-            out += future.result()
-            tick(sizes[future.key])
-    return out
+            b, size = sizes[future.key]
+            out[b] += future.result()
+            tick(size)

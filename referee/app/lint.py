@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.battlefile import Battle, load_battle, parse_plan_of
+from referee.confine import working_root
 from referee.diagnostics import Diagnostic
 from referee.plan.check import resolve_plan
 from referee.plan.lint import LintPattern, LintSheet, LintSkill, lint_plan, lint_sheet
@@ -23,7 +24,7 @@ from referee.ruleset import Ruleset, load_ruleset
 from referee.diagnostics import ReferError
 from referee.sheet import CharacterSheet, load_sheet
 
-__all__ = ["lint_files", "lint_file"]
+__all__ = ["lint_files", "lint_file", "lint_sheet_plan", "lint_battle"]
 
 
 def lint_files(files: Sequence[str], ruleset_name: str = "tcgt") -> list[Diagnostic]:
@@ -49,17 +50,11 @@ def lint_file(path: Path, ruleset: Ruleset) -> list[Diagnostic]:
         return _with_sources(_lint_plan_file(path, ruleset))
     if lower.endswith((".battle.yaml", ".battle.yml")):
         battle, _ = load_battle(path)
-        return _with_sources(_lint_battle(battle)) if battle is not None else []
+        return _with_sources(lint_battle(battle)) if battle is not None else []
     if lower.endswith((".yaml", ".yml")):
-        sheet, _ = load_sheet(path, ruleset, root=_working_root(path))
+        sheet, _ = load_sheet(path, ruleset, root=working_root(path))
         return _with_sources(_lint_character(sheet, ruleset, None)) if sheet is not None else []
     return []
-
-
-def _working_root(path: Path) -> Path | None:
-    """A sheet checked alone may name a plan anywhere under the working folder (as ``check`` allows)."""
-    here = Path.cwd().resolve()
-    return here if path.resolve().is_relative_to(here) else None
 
 
 def _base_bounds(ruleset: Ruleset) -> Bounds:
@@ -143,6 +138,12 @@ def _lint_character(sheet: CharacterSheet, ruleset: Ruleset, battle: Battle | No
     return out
 
 
+def lint_sheet_plan(sheet: CharacterSheet, ruleset: Ruleset) -> list[Diagnostic]:
+    """The lint warnings of a loaded sheet and its plan, on their own (no
+    battle): what ``referee check --lint SHEET`` says of it."""
+    return _lint_character(sheet, ruleset, None)
+
+
 def _panel_changes_in(battle: Battle) -> bool:
     """Whether anyone in the battle has a skill that turns panels to wind (R-ST-CHANGE)."""
     for entry in battle.entries:
@@ -153,7 +154,9 @@ def _panel_changes_in(battle: Battle) -> bool:
     return False
 
 
-def _lint_battle(battle: Battle) -> list[Diagnostic]:
+def lint_battle(battle: Battle) -> list[Diagnostic]:
+    """The lint warnings of every character of a loaded battle, knowing the
+    armies (their sizes and HP)."""
     out: list[Diagnostic] = []
     for entry in battle.entries:
         out += _lint_character(entry.sheet, battle.ruleset, battle)

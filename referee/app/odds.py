@@ -50,7 +50,8 @@ Z_95 = 1.959963984540054
 @dataclass(frozen=True, slots=True)
 class SeedOutcome:
     """What one seed gave: the winner (``white``/``black``/``draw``), the turn
-    the battle ended in, and how many of each army were still standing."""
+    the battle ended in, how many of each army were still standing, who
+    (names in roster order) and the HP each army had left."""
 
     index: int
     seed: str
@@ -58,6 +59,9 @@ class SeedOutcome:
     turns: int
     white_left: int
     black_left: int
+    standing: tuple[str, ...] = ()
+    white_hp: int = 0
+    black_hp: int = 0
 
 
 def derive_seeds(base: int | str, count: int) -> list[str]:
@@ -90,12 +94,11 @@ def outcomes_for_seeds(inputs: Mapping[str, Any], ruleset: Ruleset, first_index:
     out = []
     for offset, seed in enumerate(seeds):
         result = resolve_inputs(inputs, ruleset, seed, "odds", decisions=False).result  # only the result is read
-        standing = {"white": 0, "black": 0}
-        for c in result.final:
-            if not c.down:
-                standing[c.team] = standing.get(c.team, 0) + 1
+        up = [c for c in result.final if not c.down]
+        left = {team: sum(1 for c in up if c.team == team) for team in ("white", "black")}
+        hp = {team: sum(c.hp for c in up if c.team == team) for team in ("white", "black")}
         out.append(SeedOutcome(first_index + offset, seed, result.winner, result.turns,
-                               standing["white"], standing["black"]))
+                               left["white"], left["black"], tuple(c.name for c in up), hp["white"], hp["black"]))
     return out
 
 

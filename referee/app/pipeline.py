@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from referee.battlefile import load_battle
+from referee.battlefile import Battle, load_battle
 from referee.confine import confine
 from referee.diagnostics import Diagnostic, ReferError, has_errors
 from referee.limits import MAX_SEED_CHARS
@@ -26,8 +26,8 @@ from referee.app.inputs import battle_inputs, resolve_inputs
 from referee.report.record import Report
 from referee.ruleset import Ruleset
 
-__all__ = ["PreparedBattle", "choose_seed", "draw_seed", "parse_seed", "prepare_file", "resolve_file",
-           "resolve_file_checked", "write_atomic"]
+__all__ = ["PreparedBattle", "choose_seed", "draw_seed", "parse_seed", "prepare_file", "prepare_loaded",
+           "resolve_file", "resolve_file_checked", "resolve_loaded", "write_atomic"]
 
 
 def draw_seed() -> int:
@@ -72,7 +72,17 @@ def resolve_file_checked(path: str | Path, seed: int | str | None = None, *,
         silently ignored.
     :raises ReferError: with every diagnostic when the battle is invalid.
     """
-    prepared, diags = prepare_file(path, seed)
+    return resolve_loaded(load_battle(path), seed, decisions=decisions)
+
+
+def resolve_loaded(loaded: tuple[Battle | None, list[Diagnostic]], seed: int | str | None = None, *,
+                   decisions: bool = True) -> tuple[Report, list[Diagnostic]]:
+    """:func:`resolve_file_checked` from a battle already loaded with its
+    diagnostics (a battle file's, or a practice battle's built in memory).
+
+    :raises ReferError: with every diagnostic when the battle is invalid.
+    """
+    prepared, diags = prepare_loaded(loaded, seed)
     return prepared.resolve(decisions=decisions), diags
 
 
@@ -104,7 +114,16 @@ def prepare_file(path: str | Path, seed: int | str | None = None) -> tuple[Prepa
 
     :raises ReferError: with every diagnostic when the battle is invalid.
     """
-    battle, diags = load_battle(path)
+    return prepare_loaded(load_battle(path), seed)
+
+
+def prepare_loaded(loaded: tuple[Battle | None, list[Diagnostic]],
+                   seed: int | str | None = None) -> tuple[PreparedBattle, list[Diagnostic]]:
+    """:func:`prepare_file` from a battle already loaded with its diagnostics.
+
+    :raises ReferError: with every diagnostic when the battle is invalid.
+    """
+    battle, diags = loaded
     if battle is None or has_errors(diags):
         raise ReferError(diags)
     used, source = choose_seed(seed, battle.seed)

@@ -162,15 +162,9 @@ def _check_sheet(path: Path, ruleset: Any) -> list[Diagnostic]:
         return []  # the ruleset's own diagnostics are already reported
     from referee.sheet import load_sheet, never_active_patterns
 
-    # Checked on its own, a sheet's plan may be anywhere under the folder the
-    # player works in (``sheets/a.yaml`` with ``plan: ../plans/a.plan``); a
-    # battle file still keeps every path inside its own folder tree.
-    here = Path.cwd().resolve()
-    try:
-        root = here if path.resolve().is_relative_to(here) else None
-    except OSError:
-        root = None
-    sheet, diags = load_sheet(path, ruleset, root=root)
+    from referee.confine import working_root
+
+    sheet, diags = load_sheet(path, ruleset, root=working_root(path))
     return list(diags) + (never_active_patterns(sheet) if sheet is not None else [])
 
 

@@ -9,7 +9,8 @@ from typing import Any
 from referee.confine import output_file_problem
 from referee.diagnostics import Diagnostic, ReferError
 from referee.report import FORMATS, LANGS, needs_decisions, render
-from referee.app.pipeline import parse_seed, resolve_file_checked, write_atomic
+from referee.app.pipeline import parse_seed, resolve_file_checked, resolve_loaded, write_atomic
+from referee.app.practice import PRACTICE_PREFIX, load_practice_battle
 from referee.diagnostics import format_diagnostics
 
 EXAMPLE = """examples:
@@ -21,6 +22,8 @@ EXAMPLE = """examples:
   referee resolve round3.battle.yaml --format discord               (messages of <= 2,000 characters,
                                                                       separated by a line "✂ ────────")
   referee resolve round3.battle.yaml --full             every turn in full, nothing folded
+  referee resolve practice:tcgt:melee-rush sheets/kagura.yaml sheets/tomoe.yaml --seed practice-17 --explain
+                                                        a practice battle (referee practice prints these)
 
 With no seed in the battle file and no --seed, a seed is drawn at random and
 printed in the report (and on stderr), so the battle can be re-run exactly.
@@ -78,7 +81,10 @@ def register(subparsers: Any) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("battle", metavar="BATTLE", help="the battle file (*.battle.yaml)")
+    parser.add_argument("battle", metavar="BATTLE",
+                        help="the battle file (*.battle.yaml), or practice:GAUNTLET:ARMY (then your SHEETs)")
+    parser.add_argument("sheets", nargs="*", metavar="SHEET",
+                        help="with practice:GAUNTLET:ARMY only: your character sheets, White")
     parser.add_argument("--seed", type=_seed, help="seed to use instead of the file's (a number or a word)")
     add_output_options(parser)
     parser.set_defaults(run=run)
@@ -86,8 +92,17 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_output(args.output)
-    report, warnings = resolve_file_checked(args.battle, args.seed,
-                                            decisions=needs_decisions((args.format,), explain=args.explain))
+    decisions = needs_decisions((args.format,), explain=args.explain)
+    if args.battle.startswith(PRACTICE_PREFIX):
+        report, warnings = resolve_loaded(load_practice_battle(args.battle, args.sheets), args.seed,
+                                          decisions=decisions)
+    elif args.sheets:
+        raise ReferError([Diagnostic(args.sheets[0], 0, 0, "unexpected-sheet",
+                                     "character sheets follow a practice:GAUNTLET:ARMY battle only; "
+                                     "a battle file names its own",
+                                     hint=f"referee resolve {args.battle} (or referee check {args.sheets[0]})")])
+    else:
+        report, warnings = resolve_file_checked(args.battle, args.seed, decisions=decisions)
     if warnings:
         print(format_diagnostics(warnings), file=sys.stderr)
     if report.seed_source == "drawn":
