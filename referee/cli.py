@@ -18,7 +18,7 @@ from referee.diagnostics import ReferError, format_diagnostics
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "skills", "rulesets", "demo", "odds", "seeds",
                             "diff", "whatif", "tournament", "site",
-                            "roster", "intake", "status", "remind", "lock")
+                            "roster", "intake", "status", "remind", "lock", "serve")
 
 EPILOG = """examples:
   referee demo                          resolve the bundled demo battle
@@ -29,6 +29,7 @@ EPILOG = """examples:
   referee skills --lang ja              the skill catalogue
   referee rulesets                      the built-in rulesets
   referee intake rounds/3 --maildir ~/Maildir --smtp localhost   file mailed plans, send receipts
+  referee serve rounds/3 --port 8000    the round's page: players check and submit, the organiser locks
 """
 
 
