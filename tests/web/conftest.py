@@ -21,10 +21,15 @@ def driver(browser: str) -> Iterator[Any]:
     from referee.report.browser import driven_chromium, find_chromedriver
 
     found = find_chromedriver()
+    try:
+        import selenium  # noqa: F401  (the test extra)
+    except ImportError:
+        found = None
     if found is None:
         if os.environ.get("CI"):
-            pytest.fail("chromedriver is required in CI (apt-get install -y chromium-driver)")
-        pytest.skip("chromedriver is not installed (apt-get install chromium-driver); not in CI")
+            pytest.fail("chromedriver and selenium are required in CI (apt-get install -y chromium-driver; "
+                        "pip install -e '.[test]')")
+        pytest.skip("chromedriver or selenium is not installed (apt-get install chromium-driver); not in CI")
     session = driven_chromium(browser, found)
     yield session
     session.quit()
