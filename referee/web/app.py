@@ -18,6 +18,7 @@ autoescaped and names no path of this machine.
 
 from __future__ import annotations
 
+import hmac
 import re
 import secrets
 import smtplib
@@ -369,8 +370,6 @@ class Site:
         if wait:
             return self.page(request, "organiser_signin.html", 429, problem="web.signin.too_many",
                              minutes=int(wait // 60) + 1)
-        import hmac
-
         if not hmac.compare_digest(_text(form, "key").encode("utf-8"), self.organiser_key.encode("utf-8")):
             self.limiter.failed(_address(request), "organiser")
             return self.page(request, "organiser_signin.html", 401, problem="web.signin.wrong")

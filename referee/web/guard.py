@@ -119,8 +119,9 @@ class Sessions:
             return found
 
     def end(self, sid: Any) -> None:
-        with self._lock:
-            self._by_id.pop(sid, None) if isinstance(sid, str) else None
+        if isinstance(sid, str):
+            with self._lock:
+                self._by_id.pop(sid, None)
 
 
 @dataclass
