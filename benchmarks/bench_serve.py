@@ -99,8 +99,8 @@ def start(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = int(probe.getsockname()[1])
-    exe = shutil.which("referee", path=os.path.dirname(sys.executable)) or "referee"
-    server = subprocess.Popen([exe, "serve", str(folder), "--port", str(port)], stdin=subprocess.DEVNULL,
+    server = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", str(folder), "--port", str(port)],
+                              stdin=subprocess.DEVNULL,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(600):
         try:

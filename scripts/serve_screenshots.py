@@ -23,7 +23,6 @@ no Chromium, chromedriver or selenium is found.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import signal
@@ -48,9 +47,12 @@ BROKEN = {
 }
 
 
+#: The command line, run by this interpreter.
+REFEREE = (sys.executable, "-m", "referee.cli")
+
+
 def referee(*args: str) -> str:
-    exe = shutil.which("referee", path=os.path.dirname(sys.executable)) or "referee"
-    return subprocess.run([exe, *args], check=True, capture_output=True, text=True).stdout
+    return subprocess.run([*REFEREE, *args], check=True, capture_output=True, text=True).stdout
 
 
 def make_round(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -167,8 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp) / "round3"
         tokens, sheets = make_round(folder)
         port = free_port()
-        exe = shutil.which("referee", path=os.path.dirname(sys.executable)) or "referee"
-        server = subprocess.Popen([exe, "serve", str(folder), "--port", str(port)], stdout=subprocess.DEVNULL,
+        server = subprocess.Popen([*REFEREE, "serve", str(folder), "--port", str(port)], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
         driver = None
         try:

@@ -229,7 +229,7 @@ class Site:
         deadline = rnd.roster.deadline.isoformat() if rnd.roster.deadline else None
         return self.page(request, "player.html", status, who=who, player=player, files=files, locked=locked,
                          state=message(lang, f"status.state.{standing.state}"),
-                         deadline=deadline_words(lang, deadline, _now().isoformat(), locked),
+                         deadline="" if locked else deadline_words(lang, deadline, _now().isoformat(), False),
                          nonce=secrets.token_urlsafe(18), **context)
 
     async def player_page(self, request: Request) -> Response:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from intake.mailhelpers import SmtpCatcher, body_of, make_round, sheet, token_of
-from .webhelpers import Page, Server, fingerprint
+from .webhelpers import REFEREE, Page, Server, fingerprint
 
 KAGURA_BROKEN = """name: Kagura
 abilities: {body: 3, reflex: 3, intellect: 3}
@@ -48,7 +48,7 @@ def terminal_check(folder: Path, rel: str, text: str, tmp: Path) -> str:
     copy = tmp / "terminal"
     shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("intake", ".originals"))
     (copy / rel).write_text(text, encoding="utf-8")
-    done = subprocess.run(["referee", "check", "--lint", "r1.battle.yaml"], cwd=copy, capture_output=True, text=True)
+    done = subprocess.run([*REFEREE, "check", "--lint", "r1.battle.yaml"], cwd=copy, capture_output=True, text=True)
     return done.stdout + done.stderr
 
 

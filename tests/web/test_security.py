@@ -17,7 +17,7 @@ from intake.mailhelpers import make_round, sheet, token_of
 from referee.limits import (MAX_ATTACHMENT_BYTES, MAX_WEB_REQUEST_BYTES, WEB_SIGN_IN_FAILURES_PER_ADDRESS)
 from referee.web.guard import SECURITY_HEADERS
 
-from .webhelpers import Client, Page, Server, fingerprint, start_server
+from .webhelpers import REFEREE, Client, Page, Server, fingerprint, start_server
 
 HOSTILE_NAME = "<script>alert('name')</script><img src=x onerror=alert(2)>"
 HOSTILE_SHEET = """name: "<script>alert('sheet')</script>"
@@ -241,7 +241,7 @@ def test_a_renewed_token_ends_the_session(tmp_path: Path, serve: Callable[..., S
     server = serve(hostile_round(tmp_path / "round"))
     client = player(server)
     fields = submit_form(client, sheet(server.folder, "kagura").decode(), csrf=client.csrf("/player"))
-    subprocess.run(["referee", "roster", "token", str(server.folder), "kagura"], check=True, capture_output=True)
+    subprocess.run([*REFEREE, "roster", "token", str(server.folder), "kagura"], check=True, capture_output=True)
     answer = client.post_multipart("/player", fields)
     assert answer.status == 403 and "no longer valid" in answer.text
     assert client.get("/player").status == 303 and not (server.folder / "sheets" / "kagura.yaml").exists()

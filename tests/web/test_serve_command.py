@@ -16,7 +16,7 @@ from intake.mailhelpers import make_round, token_of
 from referee.cli import main
 from referee.limits import WEB_SIGN_IN_FAILURES_PER_ADDRESS
 
-from .webhelpers import Client, Proxy, Server, fingerprint, start_server
+from .webhelpers import REFEREE, Client, Proxy, Server, fingerprint, start_server
 
 
 def test_serve_has_help_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
@@ -32,14 +32,14 @@ def test_a_taken_port_and_a_broken_roster_are_refused_in_words(tmp_path: Path) -
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        busy = subprocess.run(["referee", "serve", str(folder), "--port", str(port)], capture_output=True, text=True,
+        busy = subprocess.run([*REFEREE, "serve", str(folder), "--port", str(port)], capture_output=True, text=True,
                               timeout=60)
     assert busy.returncode == 1 and f"cannot listen on 127.0.0.1:{port}: another program listens there" in busy.stderr
     (folder / "roster.yaml").write_text("players:\n  - id: kagura\n    name: 3\n")
-    broken = subprocess.run(["referee", "serve", str(folder), "--port", str(port)], capture_output=True, text=True,
+    broken = subprocess.run([*REFEREE, "serve", str(folder), "--port", str(port)], capture_output=True, text=True,
                             timeout=60)
     assert broken.returncode == 1 and "roster.yaml:3:" in broken.stderr and "Traceback" not in broken.stderr
-    bad_path = subprocess.run(["referee", "serve", str(folder), "--root-path", "round3"], capture_output=True,
+    bad_path = subprocess.run([*REFEREE, "serve", str(folder), "--root-path", "round3"], capture_output=True,
                               text=True, timeout=60)
     assert bad_path.returncode == 1 and "is not a path such as /round3" in bad_path.stderr
 

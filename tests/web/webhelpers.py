@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import http.cookiejar
-import os
 import re
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
@@ -25,6 +23,8 @@ from typing import Any
 from intake.mailhelpers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The command line, run as this interpreter runs it (whatever PATH holds).
+REFEREE = (sys.executable, "-m", "referee.cli")
 
 
 @dataclass
@@ -67,9 +67,8 @@ def start_server(folder: Path, *args: str, log_dir: Path) -> Server:
     """The server of ``folder``, ready to answer (the command a user types)."""
     port = free_port()
     log_path = log_dir / f"serve-{port}.log"
-    referee = shutil.which("referee", path=os.path.dirname(sys.executable)) or "referee"
     with open(log_path, "wb") as log:
-        process = subprocess.Popen([referee, "serve", str(folder), "--port", str(port), *args],
+        process = subprocess.Popen([*REFEREE, "serve", str(folder), "--port", str(port), *args],
                                    stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     server = Server(folder, port, process, log_path)
     end = time.monotonic() + 60
