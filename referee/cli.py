@@ -19,7 +19,7 @@ from referee.diagnostics import ReferError, format_diagnostics
 COMMANDS: tuple[str, ...] = ("check", "resolve", "batch", "replay", "skills", "rulesets", "demo", "odds", "seeds",
                             "diff", "whatif", "tournament", "site",
                             "roster", "intake", "status", "remind", "lock",
-                            "practice", "template")
+                            "practice", "template", "serve")
 
 EPILOG = """examples:
   referee demo                          resolve the bundled demo battle
@@ -32,6 +32,7 @@ EPILOG = """examples:
   referee intake rounds/3 --maildir ~/Maildir --smtp localhost   file mailed plans, send receipts
   referee template sheets/kagura.yaml   a plan skeleton to fill in
   referee practice sheets/*.yaml -n 200 your army against the bundled opponents
+  referee serve rounds/3 --port 8000    the round's page: players check and submit, the organiser locks
 """
 
 

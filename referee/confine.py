@@ -46,6 +46,7 @@ __all__ = [
     "output_folder_problem",
     "problem_diagnostic",
     "working_root",
+    "without_place",
 ]
 
 
@@ -298,3 +299,12 @@ def output_file_problem(file: Path | str) -> PathProblem | None:
     if problem is not None and problem.code == "output-is-file":
         return PathProblem("output-below-file", problem.message)
     return problem
+
+
+def without_place(text: str, folder: str | Path) -> str:
+    """``text`` with ``folder``'s place on this machine taken out: paths in
+    it become relative to the folder (the folder itself ``.``).  For words a
+    player or a web page sees, which name no path of the organiser's disk."""
+    for place in dict.fromkeys((str(folder), os.path.realpath(folder))):
+        text = text.replace(place + os.sep, "").replace(place, ".")
+    return text

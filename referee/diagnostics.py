@@ -81,15 +81,27 @@ def format_diagnostic(diag: Diagnostic) -> str:
             where += f":{diag.column}"
     out = [f"{where}: {diag.severity}[{diag.code}]: {_visible(diag.message)}"]
     if diag.source_line is not None and diag.line:
-        text = _visible(diag.source_line.rstrip("\n"))
-        out.append("    " + text)
-        if diag.column:
-            # East Asian wide characters take two cells in a terminal.
-            prefix = text[: diag.column - 1]
-            out.append("    " + " " * display_width(prefix) + "^")
+        out.append("    " + shown_source_line(diag))
+        cells = caret_cells(diag)
+        if cells is not None:
+            out.append("    " + " " * cells + "^")
     if diag.hint:
         out.append(f"  hint: {_visible(diag.hint)}")
     return "\n".join(out)
+
+
+def shown_source_line(diag: Diagnostic) -> str:
+    """The offending line as it is shown above the caret (made safe to print)."""
+    return _visible((diag.source_line or "").rstrip("\n"))
+
+
+def caret_cells(diag: Diagnostic) -> int | None:
+    """How many cells of :func:`shown_source_line` stand before the caret
+    (East Asian wide characters take two), or ``None`` when there is no caret.
+    The terminal, the receipts and the web page all place it by this."""
+    if diag.source_line is None or not diag.line or not diag.column:
+        return None
+    return display_width(shown_source_line(diag)[: diag.column - 1])
 
 
 def _visible(text: str) -> str:

@@ -129,6 +129,38 @@ REFUSAL_REPLY_INTERVAL_SECONDS = 3600.0
 #: before the next is fetched.
 MAX_IMAP_BATCH = 200
 
+# --- the round's web page (``referee serve``, docs/intake.md) ---
+
+#: Largest request body the page reads, in bytes: a form with a player's
+#: files is one submission, bounded as a mail message is.  Over it the
+#: request is refused before any of it is parsed.
+MAX_WEB_REQUEST_BYTES = MAX_MESSAGE_BYTES
+
+#: Most fields and uploads in one form.  Why: the player's page has a text
+#: area and an upload per file (at most :data:`MAX_FILES_PER_MESSAGE` are
+#: taken) and a few buttons; thousands of fields only cost parsing.
+MAX_WEB_FORM_FIELDS = 4 * MAX_FILES_PER_MESSAGE + 16
+
+#: Failed sign-ins allowed from one address, and against one player id or
+#: the organiser's key, within :data:`WEB_SIGN_IN_WINDOW_SECONDS`; after
+#: that every attempt is refused unchecked until the window has passed.
+#: Why: a token is 96 random bits, so guessing is hopeless anyway; the limit
+#: keeps a flood of guesses from costing a scrypt check each (about 16 MB
+#: and tens of milliseconds).
+WEB_SIGN_IN_FAILURES_PER_ADDRESS = 10
+WEB_SIGN_IN_FAILURES_PER_ACCOUNT = 20
+WEB_SIGN_IN_WINDOW_SECONDS = 900.0
+
+#: Most sign-in checks (scrypt) the server makes per minute, from everyone.
+WEB_SIGN_IN_CHECKS_PER_MINUTE = 120
+
+#: How long a sign-in lasts without use, in seconds (a deadline evening).
+WEB_SESSION_SECONDS = 12 * 3600
+
+#: Most signed-in sessions kept; the oldest is forgotten first.  Why: each
+#: is kept in the server's memory.
+MAX_WEB_SESSIONS = 4096
+
 __all__ = [
     "MAX_INPUT_BYTES",
     "MAX_REPORT_BYTES",
@@ -155,4 +187,12 @@ __all__ = [
     "MAX_ROSTER_PLAYERS",
     "REFUSAL_REPLY_INTERVAL_SECONDS",
     "MAX_IMAP_BATCH",
+    "MAX_WEB_REQUEST_BYTES",
+    "MAX_WEB_FORM_FIELDS",
+    "WEB_SIGN_IN_FAILURES_PER_ADDRESS",
+    "WEB_SIGN_IN_FAILURES_PER_ACCOUNT",
+    "WEB_SIGN_IN_WINDOW_SECONDS",
+    "WEB_SIGN_IN_CHECKS_PER_MINUTE",
+    "WEB_SESSION_SECONDS",
+    "MAX_WEB_SESSIONS",
 ]

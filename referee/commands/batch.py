@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from referee.report import FORMATS, LANGS
-from referee.app.batch import BatchInterrupted, run_batch
+from referee.app.batch import BatchInterrupted, BattleOutcome, run_batch
 from referee.app.executors import parse_executor
 from referee.limits import BATTLE_TIME_LIMIT_SECONDS
 
@@ -41,6 +41,10 @@ worker, and its reports written here: the same reports, byte for byte, as
 --jobs gives. The workers need not see the round's files. --time-limit does
 not apply there (the turn cap bounds every battle).
 """
+
+
+#: Worker processes a round uses unless told otherwise.
+DEFAULT_JOBS = min(4, os.cpu_count() or 1)
 
 
 def _formats(text: str) -> tuple[str, ...]:
@@ -80,7 +84,7 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("folder", metavar="DIR", help="the round's folder")
-    parser.add_argument("--jobs", "-j", type=_jobs, default=min(4, os.cpu_count() or 1),
+    parser.add_argument("--jobs", "-j", type=_jobs, default=DEFAULT_JOBS,
                         help="worker processes (default: up to 4)")
     parser.add_argument("-o", "--output", metavar="OUTDIR", help="where to write the reports (default: DIR/reports)")
     parser.add_argument("--formats", type=_formats, default=("json", "text"),
@@ -101,17 +105,34 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def batch_round(folder: str, output: str | None = None, *, jobs: int = DEFAULT_JOBS,
+                formats: tuple[str, ...] = ("json", "text"), lang: str = "en", full: bool = False,
+                decisions: bool = False, time_limit: float = BATTLE_TIME_LIMIT_SECONDS, executor: str = "process",
+                replace: bool = False, progress: TextIO | None = None) -> tuple[str, list[BattleOutcome]]:
+    """What ``referee batch`` does, as a function the round's web page calls
+    too: every battle of ``folder`` resolved, its reports in ``output``
+    (default ``folder/reports``).
+
+    :returns: the output folder and one outcome per battle.
+    :raises ReferError: the output folder cannot be used, or no battle.
+    :raises BatchInterrupted: Ctrl-C, after writing partial standings."""
+    outdir = output or os.path.join(folder, "reports")
+    outcomes = run_batch(folder, outdir, jobs=jobs, formats=formats, lang=lang, full=full, decisions=decisions,
+                         progress=progress, time_limit_seconds=time_limit or None, replace=replace,
+                         default_outdir=output is None, executor=parse_executor(executor))
+    return outdir, outcomes
+
+
 def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(args.folder):
         print(f"referee batch: {args.folder}: not a folder", file=sys.stderr)
         return 2
-    outdir = args.output or os.path.join(args.folder, "reports")
-    executor = parse_executor(args.executor)
     try:
-        outcomes = run_batch(args.folder, outdir, jobs=args.jobs, formats=args.formats, lang=args.lang, full=args.full,
-                             decisions=args.decisions, time_limit_seconds=args.time_limit or None, replace=args.replace,
-                             default_outdir=args.output is None, executor=executor)
+        outdir, outcomes = batch_round(args.folder, args.output, jobs=args.jobs, formats=args.formats,
+                                       lang=args.lang, full=args.full, decisions=args.decisions,
+                                       time_limit=args.time_limit, executor=args.executor, replace=args.replace)
     except BatchInterrupted as stop:
+        outdir = args.output or os.path.join(args.folder, "reports")
         print(f"\ninterrupted: {stop.finished} of {len(stop.outcomes)} battles finished; "
               f"partial standings in {os.path.join(outdir, 'standings.md')}", file=sys.stderr)
         return 130

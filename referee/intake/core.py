@@ -39,10 +39,11 @@ from typing import Any, Iterable
 from referee.app.batch import find_battles
 from referee.app.inputs import parsed_clauses
 from referee.app.seeds import COMMITMENT_FILE
-from referee.confine import UnsafePathError, read_untrusted
+from referee.confine import UnsafePathError, read_untrusted, without_place
 from referee.diagnostics import Diagnostic, ReferError, position_key
 from referee.intake.receipt import Clause, FileReceipt, Notice, Receipt
-from referee.intake.roster import Player, Roster, file_kind, load_roster, normal_address, token_matches
+from referee.intake.roster import (ROSTER_FILE, Player, Roster, file_kind, load_roster, normal_address,
+                                   token_matches)
 from referee.intake.store import Inbox, LedgerState, sha256_hex, sync_round_files
 from referee.limits import MAX_ATTACHMENT_BYTES, MAX_FILES_PER_MESSAGE, REFUSAL_REPLY_INTERVAL_SECONDS
 from referee.textcheck import printable
@@ -53,6 +54,8 @@ __all__ = [
     "Submission",
     "Round",
     "open_round",
+    "current_round",
+    "sign_in",
     "submit",
     "check_submission",
     "is_locked",
@@ -115,11 +118,15 @@ class Submission:
 
 @dataclass
 class Round:
-    """A round folder opened for intake: its roster and its inbox."""
+    """A round folder opened for intake: its roster and its inbox.
+
+    :param roster_stamp: the roster file's identity when it was read (see
+        :func:`current_round`)."""
 
     folder: Path
     roster: Roster
     inbox: Inbox
+    roster_stamp: tuple[int, ...] = ()
 
 
 def open_round(round_dir: str | Path) -> Round:
@@ -130,13 +137,31 @@ def open_round(round_dir: str | Path) -> Round:
     folder = Path(round_dir)
     if not folder.is_dir():
         raise ReferError([Diagnostic(str(folder), 0, 0, "not-a-folder", f"{folder} is not a folder")])
+    stamp = _roster_stamp(folder)
     roster, diags = load_roster(folder)
     if roster is None:
         raise ReferError(diags)
     inbox = Inbox(folder)
     with inbox.locked():
         inbox.tidy(roster.files)
-    return Round(folder, roster, inbox)
+    return Round(folder, roster, inbox, stamp)
+
+
+def _roster_stamp(folder: Path) -> tuple[int, ...]:
+    try:
+        info = (folder / ROSTER_FILE).stat()
+    except OSError:
+        return ()
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def current_round(rnd: Round) -> Round:
+    """``rnd``, or the round opened again when its roster file changed since
+    it was read: a server that runs for days must honour a token the
+    organiser renewed (``referee roster token``) or a player added.
+
+    :raises ReferError: the changed roster has errors."""
+    return rnd if _roster_stamp(rnd.folder) == rnd.roster_stamp else open_round(rnd.folder)
 
 
 def is_locked(folder: Path) -> bool:
@@ -201,14 +226,15 @@ def _codec(charset: str | None) -> str | None:
 
 def _match_file(player: Player, name: str | None, taken: set[str]) -> tuple[str | None, Notice | None]:
     """Which of the player's files ``name`` is: by kind (``.yaml``/``.plan``),
-    then the only one of that kind, else the one with that file name."""
+    then the roster path itself (the web page names it so), the only one of
+    that kind, else the one with that file name."""
     shown = printable(name or "")[:80] or "(unnamed)"
     kind = file_kind(name or "")
     if kind is None:
         return None, Notice("not-a-file-kind", shown)
     owned = player.sheets if kind == "sheet" else player.plans
     base = PurePosixPath((name or "").replace("\\", "/")).name.lower()
-    match = [f for f in owned if PurePosixPath(f).name.lower() == base]
+    match = [f for f in owned if f == name] or [f for f in owned if PurePosixPath(f).name.lower() == base]
     if not match and len(owned) == 1:
         match = list(owned)
     if not match:
@@ -360,7 +386,9 @@ def _check_staged(work: Path, player: Player, overlay: dict[str, bytes]) -> dict
         for d in diags:
             rel = d.file[len(prefix):] if d.file.startswith(prefix) else d.file
             if rel in player.files:
-                out.append(replace(d, file=rel))
+                # a receipt names no path of the organiser's disk (the private copy's place)
+                out.append(replace(d, file=rel, message=without_place(d.message, work),
+                                   hint=without_place(d.hint, work) if d.hint is not None else None))
         return out
 
     result = {}
@@ -454,6 +482,13 @@ def _identify(roster: Roster, sub: Submission) -> Player | None:
     if sub.sender is not None and normal_address(sub.sender) not in {normal_address(a) for a in player.addresses}:
         return None
     return player if token_matches(player.token_hash, sub.token) else None
+
+
+def sign_in(rnd: Round, player_id: str, token: str) -> Player | None:
+    """The player whose id and token these are (the web page's sign-in), by
+    the same test :func:`submit` applies to every submission; ``None`` for
+    anyone else.  Stores nothing."""
+    return _identify(rnd.roster, Submission("", _now(), "web", token, player=player_id))
 
 
 def _reply_address(player: Player, sender: str | None) -> str:

@@ -18,7 +18,8 @@ from referee.intake.roster import Player
 from referee.intake.store import LedgerState
 from referee.report.messages import message
 
-__all__ = ["FileStatus", "PlayerStatus", "RoundStatus", "round_status", "render_status", "STATUS_FORMATS", "reminders", "reminder_texts"]
+__all__ = ["FileStatus", "PlayerStatus", "RoundStatus", "round_status", "render_status", "STATUS_FORMATS", "reminders", "reminder_texts", "file_words",
+           "summary_words", "lock_words"]
 
 
 @dataclass(frozen=True)
@@ -91,17 +92,20 @@ def round_status(rnd: Round) -> RoundStatus:
     return RoundStatus(rnd.roster.label, locked, locked_at, deadline, players)
 
 
-def _file_words(lang: str, f: FileStatus) -> str:
+def file_words(lang: str, f: FileStatus) -> str:
+    """A file's state in words (``sheets/kagura.yaml 7e2f7cd86a30 (has errors)``)."""
     key = {"current": "current", "missing": "missing", "invalid": "invalid", "newer-invalid": "newer_invalid"}[f.state]
     return message(lang, f"status.file.{key}", file=f.file, sha=(f.sha256 or "")[:12])
 
 
-def _summary(status: RoundStatus, lang: str) -> str:
+def summary_words(status: RoundStatus, lang: str) -> str:
+    """``8 player(s): 5 in, 2 missing, 1 invalid.``"""
     return message(lang, "status.summary", players=len(status.players), in_count=status.count("in"),
                    missing=status.count("missing"), invalid=status.count("invalid"))
 
 
-def _open_or_locked(status: RoundStatus, lang: str) -> str:
+def lock_words(status: RoundStatus, lang: str) -> str:
+    """Open, or locked at what time."""
     from referee.intake.render import when
 
     if status.locked:
@@ -123,11 +127,11 @@ def render_status(status: RoundStatus, fmt: str = "text", lang: str = "en") -> s
     markup = {"text": TextMarkup, "md": MarkdownMarkup, "bbcode": BBCodeMarkup}[fmt]()
     header = message(lang, "status.header").split("|")
     rows = [[p.id, message(lang, f"status.state.{p.state}"),
-             "; ".join(_file_words(lang, f) for f in p.files)] for p in status.players]
+             "; ".join(file_words(lang, f) for f in p.files)] for p in status.players]
     if fmt != "text" and not status.locked:
         header, rows = header[:2], [r[:2] for r in rows]
     lines = [*markup.title(message(lang, "status.title", round=status.label)), "",
-             *markup.para(_summary(status, lang)), "", *markup.para(_open_or_locked(status, lang)), "",
+             *markup.para(summary_words(status, lang)), "", *markup.para(lock_words(status, lang)), "",
              *markup.table(header, rows)]
     return "\n".join(lines) + "\n"
 

@@ -18,7 +18,7 @@ from referee.intake.receipt import FileReceipt, Receipt
 from referee.limits import MAX_ATTACHMENT_BYTES
 from referee.report.messages import message, word
 
-__all__ = ["render_receipt", "render_reminder", "when", "duration"]
+__all__ = ["render_receipt", "render_reminder", "when", "duration", "deadline_words"]
 
 
 def when(iso: str, zone_from: str | None = None) -> str:
@@ -43,13 +43,15 @@ def duration(lang: str, span: timedelta) -> str:
     return message(lang, "intake.duration.minutes", minutes=minutes)
 
 
-def _deadline_line(r: Receipt, lang: str) -> str:
-    if r.locked:
+def deadline_words(lang: str, deadline: str | None, at: str, locked: bool) -> str:
+    """The deadline and the time left at ``at`` (ISO 8601), or that the round
+    is locked: a receipt's line, a reminder's, the web page's."""
+    if locked:
         return message(lang, "intake.locked")
-    if r.deadline is None:
+    if deadline is None:
         return message(lang, "intake.no_deadline")
-    left = datetime.fromisoformat(r.deadline) - datetime.fromisoformat(r.received)
-    shown = when(r.deadline, r.deadline)
+    left = datetime.fromisoformat(deadline) - datetime.fromisoformat(at)
+    shown = when(deadline, deadline)
     if left.total_seconds() >= 0:
         return message(lang, "intake.deadline", time=shown, left=duration(lang, left))
     return message(lang, "intake.deadline_passed", time=shown, ago=duration(lang, -left))
@@ -101,7 +103,7 @@ def render_receipt(r: Receipt, lang: str | None = None) -> tuple[str, str]:
         lines += _notices(r, lang)
     else:
         lines += [message(lang, "intake.received", time=when(r.received, r.deadline), round=r.round),
-                  _deadline_line(r, lang), ""]
+                  deadline_words(lang, r.deadline, r.received, r.locked), ""]
         for f in r.files:
             lines += _file_block(f, lang)
         for f in r.promoted:
@@ -118,9 +120,9 @@ def render_reminder(round_label: str, name: str, lang: str, missing: list[str], 
     now = now or datetime.now(timezone.utc)
     items = ([message(lang, "intake.reminder.missing", file=f) for f in missing]
              + [message(lang, "intake.reminder.invalid", file=f) for f in invalid])
-    fake = Receipt(key="", outcome="filed", round=round_label, lang=lang, received=now.isoformat(), deadline=deadline)
     lines = [message(lang, "intake.greeting", name=name), "", message(lang, "intake.reminder.body"),
-             *(f"- {i}" for i in items), "", _deadline_line(fake, lang), "", message(lang, "intake.how"), "",
+             *(f"- {i}" for i in items), "", deadline_words(lang, deadline, now.isoformat(), False), "",
+             message(lang, "intake.how"), "",
              message(lang, "intake.signature", round=round_label)]
     subject = message(lang, "intake.subject.reminder", round=round_label,
                       files=word(lang, "list.sep").join(missing + invalid))

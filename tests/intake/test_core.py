@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.diagnostics import ReferError
 from referee.intake.core import IncomingFile, Round, Submission, lock_round, open_round, submit
 from referee.intake.ledger import round_status
 from referee.intake.receipt import Receipt
@@ -184,3 +185,53 @@ def test_every_state_and_notice_has_words_in_both_languages() -> None:
                               deadline=(NOW + timedelta(days=1)).isoformat())
             subject, body = render_receipt(receipt)
             assert subject and "{" not in body and "x.yaml" in body
+
+
+def test_a_receipt_names_no_path_of_the_organisers_disk(rnd: Round) -> None:
+    text = sheet(rnd.folder, "kagura").decode()
+    waiting = text[: text.index("plan: |")] + "plan: kagura.plan\n"
+    outside = text[: text.index("plan: |")] + "plan: ../../../../etc/passwd.plan\n"
+    for data in (waiting, outside):
+        receipt = send(rnd, "kagura", {"kagura.yaml": data.encode()})
+        said = json.dumps(receipt.to_json(), ensure_ascii=False)
+        assert receipt.files[0].diagnostics and str(rnd.folder) not in said and "/tmp" not in said
+    assert "plan file 'sheets/kagura.plan' does not exist" in receipt_messages(send(rnd, "kagura", {"kagura.yaml": waiting.encode()}))
+
+
+def receipt_messages(receipt: Receipt) -> str:
+    return "\n".join(d.message for f in receipt.files for d in f.diagnostics)
+
+
+def test_sign_in_is_the_identity_test_of_every_submission_and_stores_nothing(rnd: Round) -> None:
+    from referee.intake.core import sign_in
+
+    assert sign_in(rnd, "kagura", token_of("kagura")).id == "kagura"  # type: ignore[union-attr]
+    assert sign_in(rnd, "kagura", token_of("ash")) is None and sign_in(rnd, "kagura", "") is None
+    assert sign_in(rnd, "nobody", token_of("kagura")) is None
+    assert not rnd.inbox.ledger.exists()
+
+
+def test_the_round_reads_its_roster_again_when_the_file_changes(rnd: Round) -> None:
+    from referee.intake.core import current_round, sign_in
+    from .mailhelpers import token_hash
+
+    assert current_round(rnd) is rnd
+    roster = rnd.folder / "roster.yaml"
+    roster.write_text(roster.read_text().replace(token_hash(token_of("kagura")), token_hash("renewed-token")))
+    again = current_round(rnd)
+    assert again is not rnd and current_round(again) is again
+    assert sign_in(again, "kagura", token_of("kagura")) is None and sign_in(again, "kagura", "renewed-token")
+    roster.write_text("players: [{id: 1}]\n")
+    with pytest.raises(ReferError):
+        current_round(again)
+
+
+def test_a_file_named_by_its_roster_path_is_that_file(tmp_path: Path) -> None:
+    folder = make_round(tmp_path / "round", players=("kagura",))
+    roster = folder / "roster.yaml"
+    roster.write_text(roster.read_text().replace("sheets: [sheets/kagura.yaml]",
+                                                 "sheets: [sheets/kagura.yaml, spare/kagura.yaml]"))
+    rnd = open_round(folder)
+    receipt = send(rnd, "kagura", {"spare/kagura.yaml": sheet(folder, "kagura")})
+    assert [f.file for f in receipt.files] == ["spare/kagura.yaml"]
+    assert (folder / "spare" / "kagura.yaml").exists() and not (folder / "sheets" / "kagura.yaml").exists()
