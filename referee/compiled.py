@@ -23,7 +23,6 @@ import sys
 from collections.abc import Sequence
 from importlib.machinery import SOURCE_SUFFIXES, FileFinder, ModuleSpec, SourceFileLoader
 from types import ModuleType
-from typing import NamedTuple
 
 #: The modules mypyc compiles when the package is installed (a package stands
 #: for every module under it).  The engine, its mechanics and the written
@@ -72,21 +71,26 @@ def source_digest(path: str) -> str:
         return hashlib.sha256(file.read()).hexdigest()
 
 
-class Entry(NamedTuple):
+class Entry:
     """One line of the manifest: a file the build made and, for a compiled
-    module, the module, its source and the SHA-256 of the source compiled."""
+    module, the module, its source and the SHA-256 of the source compiled
+    (``-`` for the library the modules share)."""
 
-    built: str
-    module: str = "-"
-    source: str = "-"
-    digest: str = "-"
+    def __init__(self, built: str, module: str = "-", source: str = "-", digest: str = "-") -> None:
+        self.built = built
+        self.module = module
+        self.source = source
+        self.digest = digest
+
+    def line(self) -> str:
+        return " ".join((self.built, self.module, self.source, self.digest))
 
 
 def write_manifest(root: str, entries: Sequence[Entry]) -> None:
     """Record a build under ``root`` (the folder holding ``referee/``)."""
     with open(os.path.join(root, "referee", MANIFEST), "w", encoding="utf-8") as file:
         file.write("# Written by setup.py's build: file built, module, source, sha256 of the source compiled.\n")
-        file.writelines(" ".join(entry) + "\n" for entry in entries)
+        file.writelines(entry.line() + "\n" for entry in entries)
 
 
 def read_manifest(root: str) -> list[Entry]:
@@ -168,5 +172,5 @@ def guard() -> str:
               f"interpreted source instead (slower). Rebuild them (`pip install -e .` in a checkout, or "
               f"reinstall the package); {PURE_ENV}=1 runs the source without this warning.", file=sys.stderr)
         reason = "out of date"
-    sys.meta_path.insert(0, SourceOnly(frozenset(entry.module for entry in entries)))
+    sys.meta_path.insert(0, SourceOnly(frozenset(entry.module for entry in entries if entry.module != "-")))
     return f"interpreted ({reason})"
