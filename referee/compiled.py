@@ -87,25 +87,35 @@ class Entry:
 
 
 def write_manifest(root: str, entries: Sequence[Entry]) -> None:
-    """Record a build under ``root`` (the folder holding ``referee/``)."""
-    with open(os.path.join(root, "referee", MANIFEST), "w", encoding="utf-8") as file:
+    """Record a build under ``root`` (the folder holding ``referee/``), whole or not at all."""
+    path = os.path.join(root, "referee", MANIFEST)
+    with open(path + ".tmp", "w", encoding="utf-8") as file:
         file.write("# Written by setup.py's build: file built, module, source, sha256 of the source compiled.\n")
         file.writelines(entry.line() + "\n" for entry in entries)
+    os.replace(path + ".tmp", path)
 
 
 def read_manifest(root: str) -> list[Entry]:
-    """The entries of the build recorded under ``root``; none without a manifest."""
+    """The entries of the build recorded under ``root``; none without a
+    manifest; ``ValueError`` for a damaged one."""
     try:
         with open(os.path.join(root, "referee", MANIFEST), encoding="utf-8") as file:
-            return [Entry(*line.split()) for line in file if line.strip() and not line.startswith("#")]
+            lines = [line.split() for line in file if line.strip() and not line.startswith("#")]
     except FileNotFoundError:
         return []
+    if any(len(fields) != 4 for fields in lines):
+        raise ValueError(f"referee/{MANIFEST} is damaged")
+    return [Entry(*fields) for fields in lines]
 
 
 def remove_build(root: str) -> None:
     """Delete the files a recorded build made under ``root``, and its manifest,
     so that a new build (compiled or not) never leaves stale ones behind."""
-    for entry in read_manifest(root):
+    try:
+        entries = read_manifest(root)
+    except ValueError:
+        entries = []
+    for entry in entries:
         path = os.path.join(root, entry.built)
         if os.path.exists(path):
             os.remove(path)
@@ -158,19 +168,23 @@ def guard() -> str:
     """Choose, before any module of the table loads, between the compiled
     modules and the source; return which runs, for ``referee --version``."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    entries = read_manifest(root)
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    pure = os.environ.get(PURE_ENV, "") not in ("", "0")
+    try:
+        entries = read_manifest(root)
+        problems = [] if pure else out_of_date(root, entries)
+    except ValueError as damaged:
+        entries, problems = [], [str(damaged)]
+    if pure:
         reason = f"{PURE_ENV}={os.environ[PURE_ENV]}"
-    elif not entries:
-        reason = "not compiled"
-    else:
-        problems = out_of_date(root, entries)
-        if not problems:
-            return "compiled by mypyc"
+    elif problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         print(f"referee: the compiled modules are out of date: {problems[0]}{more}; running the "
               f"interpreted source instead (slower). Rebuild them (`pip install -e .` in a checkout, or "
               f"reinstall the package); {PURE_ENV}=1 runs the source without this warning.", file=sys.stderr)
         reason = "out of date"
+    elif not entries:
+        reason = "not compiled"
+    else:
+        return "compiled by mypyc"
     sys.meta_path.insert(0, SourceOnly(frozenset(entry.module for entry in entries if entry.module != "-")))
     return f"interpreted ({reason})"

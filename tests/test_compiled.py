@@ -140,3 +140,13 @@ def test_a_missing_built_file_runs_the_source(installed_copy: Path) -> None:
     assert core == "interpreted (out of date)"
     assert not any(is_extension(file) for file in files.values()), files
     assert f"referee/{built.name} is missing" in stderr
+
+
+def test_a_damaged_build_record_runs_the_source(installed_copy: Path) -> None:
+    manifest = installed_copy / "referee" / compiled.MANIFEST
+    *lines, last = manifest.read_text(encoding="utf-8").splitlines()
+    manifest.write_text("\n".join([*lines, " ".join(last.split()[:2])]) + "\n", encoding="utf-8")  # cut short
+    core, files, stderr = show(installed_copy)
+    assert core == "interpreted (out of date)"
+    assert not any(is_extension(file) for file in files.values()), files
+    assert f"referee/{compiled.MANIFEST} is damaged" in stderr
