@@ -47,13 +47,23 @@ class Square:
     file: int
     rank: int
 
+    # Equality and hash are written out: the engine compares and hashes squares
+    # in every scan of the board, and the compiled build compiles these (mypyc
+    # leaves a dataclass's generated methods interpreted, and generates no hash
+    # for a class that defines __eq__).  The hash is the dataclass's.
     def __eq__(self, other: object) -> bool:
-        # The dataclass's __eq__ builds two tuples per comparison; the engine
-        # compares squares in every scan of the characters (issue 18).  The
-        # hash stays the dataclass's (frozen, eq): hash((file, rank)).
         if other.__class__ is Square:
             return self.file == other.file and self.rank == other.rank
         return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.rank))
+
+    def __reduce__(self) -> tuple[type[Square], tuple[int, int]]:
+        # copy and pickle (batch workers send events holding squares) rebuild a
+        # square by its constructor: compiled, a frozen dataclass refuses the
+        # field stores of the default protocol.
+        return (Square, (self.file, self.rank))
 
     def _key(self) -> tuple[int, int]:
         return (self.rank, self.file)
@@ -172,6 +182,10 @@ class Rect:
     max_file: int
     max_rank: int
 
+    def __reduce__(self) -> tuple[type[Rect], tuple[int, int, int, int]]:
+        # as Square.__reduce__: copy and pickle through the constructor
+        return (Rect, (self.min_file, self.min_rank, self.max_file, self.max_rank))
+
     def __post_init__(self) -> None:
         if self.min_file > self.max_file or self.min_rank > self.max_rank:
             raise ValueError(f"empty rectangle {self.min_file},{self.min_rank}-{self.max_file},{self.max_rank}")
@@ -238,13 +252,15 @@ def rect_name(rect: Rect) -> str:
     return f"{square_name(Square(rect.min_file, rect.min_rank))}-{square_name(Square(rect.max_file, rect.max_rank))}"
 
 
-class AreaSet(Set[Square]):
+class AreaSet:
     """A set of squares on a ``width`` x ``height`` map that prints as a grid.
 
     Iterates in canonical order (R-RNG-1). ``repr`` is the grid of
     :func:`format_area_set`, so an ``assert AreaSet(...) == AreaSet(...)``
     that fails shows two pictures instead of two lists of names. Equality is
-    set equality (the map size is only for printing).
+    set equality (the map size is only for printing).  Its methods are
+    written out rather than inherited from ``collections.abc.Set``, whose
+    mixins a compiled class does not get.
     """
 
     __slots__ = ("_squares", "width", "height")
@@ -267,6 +283,11 @@ class AreaSet(Set[Square]):
 
     def __len__(self) -> int:
         return len(self._squares)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, AreaSet):
+            return self._squares == other._squares
+        return NotImplemented
 
     def __hash__(self) -> int:
         return hash(self._squares)

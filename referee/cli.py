@@ -12,7 +12,7 @@ import importlib
 import sys
 from typing import Sequence
 
-from referee import __version__
+from referee import CORE, __version__
 from referee.diagnostics import ReferError, format_diagnostics
 
 #: Sub-command modules, in the order ``--help`` lists them.
@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"referee {__version__}")
+    parser.add_argument("--version", action="version", version=f"referee {__version__} (core {CORE})")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"referee.commands.{name}").register(subparsers)

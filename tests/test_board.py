@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -45,6 +48,18 @@ def test_square_names_round_trip_up_to_32x32(sq: Square) -> None:
 def test_bad_square_names_raise_a_value_error_with_an_example(bad: str) -> None:
     with pytest.raises(InvalidSquareError, match="c3|ranks"):
         parse_square(bad)
+
+
+@given(squares, squares)
+def test_squares_and_rects_hash_as_values_and_survive_copy_and_pickle(a: Square, b: Square) -> None:
+    """Batch workers send events holding squares back by pickle; sets and
+    dicts key on them.  The same, compiled (referee/compiled.py) or not."""
+    rect = Rect(min(a.file, b.file), min(a.rank, b.rank), max(a.file, b.file), max(a.rank, b.rank))
+    for value in (a, rect):
+        assert copy.copy(value) == value == pickle.loads(pickle.dumps(value))
+        assert type(pickle.loads(pickle.dumps(value))) is type(value)
+    assert hash(a) == hash(Square(a.file, a.rank)) and (hash(a) == hash(b)) >= (a == b)
+    assert len({a, b, Square(a.file, a.rank)}) == (1 if a == b else 2)
 
 
 def test_r_rng_1_canonical_square_order_is_rank_then_file() -> None:
