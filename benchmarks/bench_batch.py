@@ -132,7 +132,6 @@ def stage_costs(round_dir: Path, sample: int, formats: tuple[str, ...] = ("json"
     from referee.app.inputs import battle_inputs, resolve_inputs
     from referee.app.pipeline import write_atomic
     from referee.battlefile import load_battle
-    from referee.engine.events import event_to_json
     from referee.report import needs_decisions, render
 
     files = sorted(round_dir.glob("*.battle.yaml"))[:sample]
@@ -158,7 +157,7 @@ def stage_costs(round_dir: Path, sample: int, formats: tuple[str, ...] = ("json"
             write_atomic(out / f"{path.stem}.json", as_json)
             write_atomic(out / f"{path.stem}.txt", as_text)
             t5 = clock()
-            dicts = [event_to_json(e) for e in report.events]
+            dicts = [e.to_json() for e in report.events]
             t6 = clock()
             encode({"events": dicts})
             t7 = clock()

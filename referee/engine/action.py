@@ -112,7 +112,7 @@ def begin_action(b: Resolution, f: Fighter) -> None:
     b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
     for sink in [s for s in st.sinks if s.owner == f.name]:  # R-ST-SINK
         st.sinks.remove(sink)
-        b.emit(E.make_sink_ended(b.state.turn, f.name, sink.square, "owner_action", _SINK_ENDED_RULE))
+        b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
     select_pattern(b, f)
 
 
@@ -292,21 +292,6 @@ def _walk_judged(b: Resolution, f: Fighter, order: list[int], lines: list[int], 
     return not skill.targets_allies
 
 
-#: ``skill_order`` and ``skill_passed`` by all their fields, positionally
-#: (:func:`events.positional_maker`), for :func:`write_walk_start`: only
-#: d20pool's turns write through it (every one of them, with decision events).
-#: (turn, actor, entries, skills, moved_by, rule)
-_skill_order: Callable[[int, str, tuple[int, ...], tuple[str, ...], tuple[int, ...], str], E.SkillOrder] = (
-    E.positional_maker(E.SkillOrder))
-#: (turn, actor, skill, entry, reason, line, detail, rule)
-_skill_passed: Callable[[int, str, str, int, str, int | None, str, str], E.SkillPassed] = (
-    E.positional_maker(E.SkillPassed))
-#: the rules the positional calls name: the classes' own defaults, not copies
-_SKILL_ORDER_RULE: str = E.field_default(E.SkillOrder, "rule")
-_SKILL_USED_RULE: str = E.field_default(E.SkillUsed, "rule")
-_SINK_ENDED_RULE: str = E.field_default(E.SinkEnded, "rule")
-
-
 def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[int], passes: list[Passed]) -> None:
     """The decision events a walk writes before its first use (R-PLAN-3):
     its order, then each entry it passed over, as :func:`skill_passed`
@@ -314,12 +299,12 @@ def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[in
     judged walk, R-D20-TURN-1/2), in one loop.  Nothing in a lean resolution."""
     if not b.decisions:
         return
-    turn, name, skills, emit = b.turn, f.name, f.skills, b.emit
-    emit(_skill_order(turn, name, tuple(order), tuple([skills[i].id for i in order]), tuple(lines), _SKILL_ORDER_RULE))
+    b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order), skills=tuple([f.skills[i].id for i in order]),
+                        moved_by=tuple(lines)))
     for entry, reason, line, rule in passes:
-        skill = skills[entry]
-        emit(_skill_passed(turn, name, skill.id, entry, reason, line,
-                           skill.cost_kanji if reason == "cost_unpayable" else "", rule))
+        skill = f.skills[entry]
+        b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry, reason=reason, line=line,
+                             detail=skill.cost_kanji if reason == "cost_unpayable" else "", rule=rule))
 
 
 def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:
@@ -388,8 +373,8 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
     poisoned = 0 if paid else mark_used(f, panels)
     names = tuple([t.name for t in targets])
-    b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, names, panels,
-                             f.square, _SKILL_USED_RULE))  # positional (E.make_skill_used: every use)
+    b.emit(E.SkillUsed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry, targets=names, panels=panels,
+                       square=f.square))
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))

@@ -63,7 +63,7 @@ def test_a_pattern_switch_stays_in_a_lean_resolution() -> None:
     """The written report always says a character switched patterns, so a
     switching ``pattern_selected`` is not a decision event."""
     switched = E.PatternSelected(turn=2, actor="Goro", pattern=1, elements="火火", reason="condition", switched=True)
-    kept = replace(switched, switched=False, reason="kept")
+    kept = E.PatternSelected(turn=2, actor="Goro", pattern=1, elements="火火", reason="kept", switched=False)
     assert not E.is_decision(switched) and E.is_decision(kept)
     assert E.is_decision(E.Stayed(turn=1, actor="Goro", square=parse_square("c3"), reason="engaged", line=None,
                                   rule="R-MOVE-6"))

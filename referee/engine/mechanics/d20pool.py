@@ -29,9 +29,6 @@ from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, ring_number,
     roll_pool, select_next,
 )
-from referee.engine.d20pool_events import (
-    action_end, d20_check, hit_test, margin_event, move_end, support, turn_roll, turn_selected,
-)
 from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import Decision, decide_step, move_step, pick_move, reach, take_step
@@ -150,7 +147,8 @@ class AreaNumber:
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
-            ctx.emit(turn_roll(ctx.turn, name, number(name), face, (*keys[name], face), "R-D20-ORDER-3"))
+            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=number(name), roll=face, key=(*keys[name], face),
+                                rule="R-D20-ORDER-3"))
             return face
 
         while True:
@@ -167,8 +165,8 @@ class AreaNumber:
             chosen = state.by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
             if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-                ctx.emit(turn_selected(ctx.turn, chosen.name, chosen.square, number(chosen.name), tuple(ranked),
-                                       rule))
+                ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
+                                        number=number(chosen.name), contenders=tuple(ranked), rule=rule))
             ctx.mechanics.action.act(ctx, chosen)
 
 
@@ -267,9 +265,6 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
 # ------------------------------------------------------------------ the turn
 
 
-#: ``action_end``'s rule for the positional call (the class's default, not a copy).
-_ACTION_END_RULE: str = E.field_default(E.ActionEnd, "rule")
-
 #: The walk policies of ``uses`` uses and no judge's findings, by ``uses``.
 _PLAIN_POLICIES: dict[int, WalkPolicy] = {}
 
@@ -334,7 +329,7 @@ class SupportAndAction(NoInnateSkills):
                 if f.grapple == 0:
                     ctx.emit(E.StatusExpired(turn=ctx.turn, target=f.name, status="grapple", object="character",
                                              index=None, pattern=None, rule="R-D20-PUSH-2"))
-        ctx.emit(action_end(ctx.state.turn, f.name, _ACTION_END_RULE))
+        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
 
     def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> bool:
         """R-D20-TURN-3: (1) a ``recover`` clause holds and f is hurt:
@@ -384,7 +379,8 @@ class SupportAndAction(NoInnateSkills):
                 last = ctx.events[-1]
                 line = last.line if isinstance(last, E.Moved) else line
         if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-            ctx.emit(move_end(ctx.state.turn, f.name, "shift", steps, points - steps, reason, line, "R-D20-MOVE-1"))
+            ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase="shift", steps=steps, points_left=points - steps,
+                               reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
 def support_event(ctx: Resolution, f: Fighter, kind: str, first: bool, line: int | None, stuck: str | None) -> None:
@@ -393,7 +389,8 @@ def support_event(ctx: Resolution, f: Fighter, kind: str, first: bool, line: int
     effect is the ``heal`` or ``moved`` events that follow, and only
     ``--explain`` writes it, so a lean resolution does not build it."""
     if ctx.decisions:
-        ctx.emit(support(ctx.state.turn, f.name, kind, first, line, stuck, "R-D20-TURN-3"))
+        ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind=kind, first=first, line=line, stuck=stuck,
+                           rule="R-D20-TURN-3"))
 
 
 #: The walk's order, moving clauses' lines and target filters (``walk_order``).
@@ -630,11 +627,12 @@ class D20Pool(QuietHitHooks):
         check = roll_pool(ctx.rng, pool, dropped=dropped, printed=printed, boost=boosted, params=self.params)
         if check.critical:
             d20_of(roller).tuning += 1
-        ctx.emit(d20_check(
-            ctx.state.turn, roller.name, kind, skill, targets, ability, check.pool, check.dropped, check.dice,
-            check.highest, {"printed": printed, "drop": check.drop_modifier, "boost": boosted,
-                            "critical": check.critical_modifier},
-            check.achievement, check.critical, check.fumble, rule))
+        ctx.emit(E.D20Check(
+            turn=ctx.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
+            pool=check.pool, dropped=check.dropped, dice=check.dice, highest=check.highest,
+            modifiers={"printed": printed, "drop": check.drop_modifier, "boost": boosted,
+                       "critical": check.critical_modifier},
+            achievement=check.achievement, critical=check.critical, fumble=check.fumble, rule=rule))
         return check
 
     def declare(self, ctx: Resolution, use: Use) -> Check:
@@ -653,7 +651,8 @@ class D20Pool(QuietHitHooks):
         assert attack is not None, "declare rolls the attack check before any target"
         sensitivity = self.sensitivity(target)
         hit = is_hit(attack, sensitivity)
-        ctx.emit(hit_test(ctx.state.turn, user.name, target.name, attack.achievement, sensitivity, hit, "R-D20-HIT-1"))
+        ctx.emit(E.HitTest(turn=ctx.turn, actor=user.name, target=target.name, achievement=attack.achievement,
+                           sensitivity=sensitivity, hit=hit, rule="R-D20-HIT-1"))
         if not hit:
             return MISS
         if use.skill.damage <= 0:
@@ -661,8 +660,8 @@ class D20Pool(QuietHitHooks):
         defence = self.roll_check(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id, user,
                                   (user.name,), "R-D20-HIT-2", drop_kind="defence")
         amount = margin(attack, defence)
-        ctx.emit(margin_event(ctx.state.turn, user.name, target.name, attack.achievement, defence.achievement, amount,
-                              "R-D20-HIT-2"))
+        ctx.emit(E.Margin(turn=ctx.turn, actor=user.name, target=target.name, attack=attack.achievement,
+                          defence=defence.achievement, margin=amount, rule="R-D20-HIT-2"))
         hit_check = _MARGIN_HITS.get(amount)
         if hit_check is None:
             hit_check = _MARGIN_HITS[amount] = Check(Outcome.HIT, amount)
