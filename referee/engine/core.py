@@ -33,23 +33,15 @@ class BattleOver(Exception):
 class Resolution:
     """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result")
 
-    def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng,
-                 *, decisions: bool = True) -> None:
+    def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng) -> None:
         self.state = state
         self.ruleset = ruleset
         self.mechanics = mechanics
         self.rng = rng
         self.events: list[E.Event] = []
         self.result: E.BattleResult | None = None
-        #: Whether the decision events (:data:`referee.engine.events.DECISION_TYPES`)
-        #: are built at all: a report that never reads them -- a
-        #: written report without ``--explain``, a round's lean json, odds over
-        #: seeds -- skips their cost.  Every emit site of a decision event asks
-        #: this first; nothing the engine decides may depend on one being in
-        #: :attr:`events`, so the other events are the same either way.
-        self.decisions = decisions
 
     # -- events ---------------------------------------------------------------
     def emit(self, event: E.Event) -> None:

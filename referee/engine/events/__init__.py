@@ -83,10 +83,11 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
 #: chosen among the candidates, a stay, the pattern kept and the panels reset;
 #: and the variants' own: d20pool's turn selection, support and end of a shift,
 #: soulwired's end of a move, ORM's phase starts and simple uses.
-#: Only ``--explain`` writes them and only a json report that keeps them
-#: stores them, so a resolution that no report reads them from skips building
-#: them (``Resolution.decisions``, issue 18).  A ``pattern_selected`` that
-#: switched patterns is not one of them: the written report always says so.
+#: The engine always writes them and nothing it decides reads them back; a
+#: writer that does not want them leaves them out (:func:`is_decision`): the
+#: written report without ``--explain``, a round's lean json.  A
+#: ``pattern_selected`` that switched patterns is not one of them: the
+#: written report always says so.
 DECISION_TYPES: frozenset[str] = frozenset({
     SkillOrder.TYPE, SkillPassed.TYPE, TargetsChosen.TYPE, Stayed.TYPE, PatternSelected.TYPE, PanelsReset.TYPE,
     TurnSelected.TYPE, Support.TYPE, MoveEnd.TYPE, PhaseStart.TYPE, SimpleUse.TYPE,
@@ -94,7 +95,8 @@ DECISION_TYPES: frozenset[str] = frozenset({
 
 
 def is_decision(event: Event) -> bool:
-    """Whether a lean resolution (``decisions=False``) leaves ``event`` out.
+    """Whether ``event`` is a decision event, which a lean json report
+    (``"decisions": false``) leaves out.
 
     >>> is_decision(PanelsReset(turn=1, actor="Goro", kept=()))
     True

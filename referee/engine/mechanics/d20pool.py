@@ -164,9 +164,8 @@ class AreaNumber:
                 return
             chosen = state.by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-                ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
-                                        number=number(chosen.name), contenders=tuple(ranked), rule=rule))
+            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
+                                    number=number(chosen.name), contenders=tuple(ranked), rule=rule))
             ctx.mechanics.action.act(ctx, chosen)
 
 
@@ -317,8 +316,8 @@ class SupportAndAction(NoInnateSkills):
                         ride_action(ctx, f, *ride)
                     else:
                         walk(ctx, f, plain_policy(self.uses))
-            elif ctx.decisions:  # the support changed nothing: the walk would pass every entry as judged
-                write_passes(ctx, f, prepared, passes)  # decision events only: none when lean
+            else:  # the support changed nothing: the walk would pass every entry as judged
+                write_passes(ctx, f, prepared, passes)
         if f.maintained and not f.down:  # maintenance returns at once with nothing maintained
             maintenance(ctx, f)
         f.acted = True
@@ -375,22 +374,18 @@ class SupportAndAction(NoInnateSkills):
                 reason = stayed
                 break
             steps += 1
-            if ctx.decisions:  # the line of the last step, for move_end
-                last = ctx.events[-1]
-                line = last.line if isinstance(last, E.Moved) else line
-        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-            ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase="shift", steps=steps, points_left=points - steps,
-                               reason=reason, line=line, rule="R-D20-MOVE-1"))
+            last = ctx.events[-1]  # the line of the last step, for move_end
+            line = last.line if isinstance(last, E.Moved) else line
+        ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase="shift", steps=steps, points_left=points - steps,
+                           reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
 def support_event(ctx: Resolution, f: Fighter, kind: str, first: bool, line: int | None, stuck: str | None) -> None:
     """R-D20-TURN-3's ``support`` event: which support ``f`` takes and why
-    not a shift (``stuck``).  A decision event (events.DECISION_TYPES): its
-    effect is the ``heal`` or ``moved`` events that follow, and only
-    ``--explain`` writes it, so a lean resolution does not build it."""
-    if ctx.decisions:
-        ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind=kind, first=first, line=line, stuck=stuck,
-                           rule="R-D20-TURN-3"))
+    not a shift (``stuck``).  A decision event: its effect is the ``heal``
+    or ``moved`` events that follow."""
+    ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind=kind, first=first, line=line, stuck=stuck,
+                       rule="R-D20-TURN-3"))
 
 
 #: The walk's order, moving clauses' lines and target filters (``walk_order``).
@@ -409,8 +404,7 @@ def judge_walk(ctx: Resolution, f: Fighter,
     events by the walk's own tests (R-PLAN-3..5) in the walk's order: the
     entries it would pass over, with the walk's reason, then the entry it
     would use, that entry's candidates and the panels paying it (None,
-    None, None: it uses none; in a lean resolution no passes, which only
-    decision events report).  Why the reasons and candidates: the walk that follows on this same state
+    None, None: it uses none).  Why the reasons and candidates: the walk that follows on this same state
     takes them (``WalkPolicy.judged``) rather than asking every entry again,
     and when the support changes nothing (R-D20-TURN-3 (4)), the walk's
     events are the passes, written by :func:`write_passes` (the walk of
@@ -424,30 +418,22 @@ def judge_walk(ctx: Resolution, f: Fighter,
     # entry_barred answers None without a test when nothing it reads is there
     # (as the walk asks it): not frozen, no bind, no gate, not a maintain
     barring = frozen or f.skill_binds or f.plan.gates
-    # the passes are written only as decision events (write_walk_start):
-    # a lean resolution keeps none
-    keep = ctx.decisions
     skills = f.skills
     for entry in order:
         skill = skills[entry]
         if skill.is_passive:
-            if keep:
-                passes.append((entry, "passive", None, "R-SK-2"))
+            passes.append((entry, "passive", None, "R-SK-2"))
         elif (barring or skill.is_maintain) and (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
-            if keep:
-                passes.append((entry, *barred))
+            passes.append((entry, *barred))
         elif (base := plan_payment(f.active_panels(), skill.cost)) is None:  # R-PAN-3, as the walk pays
-            if keep:
-                passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
+            passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
             return passes, entry, [], base  # a maintain start
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
                 return passes, entry, cands.pool, base  # a use
-            if keep:
-                passes.append((entry, cands.reason, None,
-                               "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
+            passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
     return passes, None, None, None
 
 
@@ -460,8 +446,7 @@ def action_available(ctx: Resolution, f: Fighter, prepared: Prepared | None = No
 def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[Pass]) -> None:
     """The events of a walk that uses nothing (R-PLAN-3): its order, then
     every entry passed over, as :func:`judge_walk` found them on this same
-    state.  Decision events only: nothing the engine decides reads them, so
-    a resolution that does not build decision events writes none."""
+    state.  Decision events only: nothing the engine decides reads them."""
     order, lines, _ = prepared
     write_walk_start(ctx, f, order, lines, passes)
 

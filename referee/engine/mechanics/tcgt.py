@@ -221,8 +221,6 @@ class Extension:
 def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], choice: Choice) -> None:
     """R-PLAN-4 / R-EXT-7's ``targets_chosen``: the candidates in preference
     order and the targets taken; a decision event."""
-    if not ctx.decisions:
-        return
     pref = preference_for(ctx, user, skill)
     ranked = rank(user, pref, pool, ctx.state, skill)
     ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
