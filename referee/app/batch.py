@@ -10,7 +10,7 @@ Everything in a standings row comes from strangers' files -- titles, battle
 paths, diagnostics quoting their lines -- and ``standings.md`` is posted where
 it is rendered: every cell is escaped for Markdown and HTML, and each failed
 battle's error sits in a code fence longer than any run of backticks inside
-it (issue 17, point 15).  The output folder, the time limit per battle, Ctrl-C
+it (docs/security.md).  The output folder, the time limit per battle, Ctrl-C
 and worker hygiene are :mod:`referee.app.outfolder` and
 :mod:`referee.app.workers`.
 """
@@ -130,7 +130,7 @@ def shown_path(rel: str) -> str:
     """A relative path as standings and progress lines show it: valid UTF-8
     (undecodable bytes of a file name become backslash escapes) with control
     characters made visible, so a folder named with a newline cannot forge a
-    line (issue 17, point 15)."""
+    line."""
     return shown_escaped(os.fsencode(rel).decode("utf-8", "backslashreplace"))
 
 
@@ -603,7 +603,7 @@ def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en
                        commitment: str | None = None) -> str:
     """The round's summary as a GitHub-flavoured Markdown table, in ``lang``;
     failed battles with their errors, then every battle's warnings.  Every
-    cell is escaped and every error fenced (:func:`markdown_cell`, issue 17)."""
+    cell is escaped and every error fenced (:func:`markdown_cell`)."""
     def say(key: str, **fields: Any) -> str:
         return message(lang, f"standings.{key}", **fields)
 

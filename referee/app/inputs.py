@@ -225,7 +225,7 @@ def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
                        terrain=terrain_from_inputs(terrain) if terrain is not None else None)
 
 
-# --- soulwired, issue 12: the battle file's terrain in the inputs (R-SOUL-FILE-2) ---
+# --- soulwired: the battle file's terrain in the inputs (R-SOUL-FILE-2) ---
 
 
 def terrain_inputs(terrain: Terrain) -> dict[str, Any]:

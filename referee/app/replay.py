@@ -71,7 +71,7 @@ def _ruleset_for(report: Report, path: Path, override: str | None) -> Ruleset:
 
     A report written before rulesets were embedded names a file: it is read
     only inside the report's own folder, and only if it is a regular file
-    (issue 17, point 3)."""
+    (docs/security.md)."""
     embedded = report.inputs.get("ruleset_embedded")
     if override is not None:
         ruleset = load_ruleset(override if is_builtin_name(override) else Path(override))

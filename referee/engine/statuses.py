@@ -136,10 +136,7 @@ def inflict(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect
 
 
 def tick(b: Resolution, f: Fighter) -> None:
-    """R-ST-1: count down every status of ``f`` at the end of its action.
-
-    Runs once per action of every character: the common case, no status at
-    all, reads a few fields and returns (issue 18)."""
+    """R-ST-1: count down every status of ``f`` at the end of its action."""
     if f.bind > 0:
         f.bind -= 1
         if f.bind == 0:

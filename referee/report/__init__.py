@@ -2,7 +2,7 @@
 
 ``render(report, fmt, lang, explain)`` is the one entry point the commands
 use; formats are ``text``, ``md``, ``bbcode``, ``discord``, ``html`` and
-``json`` (interfaces.md, "Report"; the forum formats are issue 15's),
+``json`` (interfaces.md, "Report"; bbcode and discord are the forums'),
 languages ``en`` and ``ja``.  Renderers read only the
 :class:`~referee.report.record.Report` (events + normalised inputs).
 """
