@@ -126,14 +126,16 @@ def stage_costs(round_dir: Path, sample: int, formats: tuple[str, ...] = ("json"
                 decisions: bool = False) -> None:
     """Per-battle CPU by stage over the first ``sample`` battles, in this process,
     and the ratio of the whole to the floor (the same events serialised as
-    ready-made dicts by the fastest encoder).  Resolved as the round is:
-    lean unless the json keeps them (``decisions``, ``batch --decisions``)."""
+    ready-made dicts by the fastest encoder).  Written as the round writes
+    them: the json lean unless it keeps the decision events (``decisions``,
+    ``batch --decisions``)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from referee.app.inputs import battle_inputs, resolve_inputs
     from referee.app.pipeline import write_atomic
     from referee.battlefile import load_battle
-    from referee.engine.events import event_to_json
-    from referee.report import needs_decisions, render
+    from dataclasses import replace
+
+    from referee.report import render
 
     files = sorted(round_dir.glob("*.battle.yaml"))[:sample]
     name, encode = _floor_encoder()
@@ -148,8 +150,8 @@ def stage_costs(round_dir: Path, sample: int, formats: tuple[str, ...] = ("json"
             assert battle is not None, path
             inputs = battle_inputs(battle)
             t1 = clock()
-            report = resolve_inputs(inputs, battle.ruleset, battle.seed if battle.seed is not None else 0, "file",
-                                    decisions=needs_decisions(formats, json_decisions=decisions))
+            report = replace(resolve_inputs(inputs, battle.ruleset, battle.seed if battle.seed is not None else 0,
+                                            "file"), decisions=decisions)
             t2 = clock()
             as_json = render(report, "json")
             t3 = clock()
@@ -158,7 +160,7 @@ def stage_costs(round_dir: Path, sample: int, formats: tuple[str, ...] = ("json"
             write_atomic(out / f"{path.stem}.json", as_json)
             write_atomic(out / f"{path.stem}.txt", as_text)
             t5 = clock()
-            dicts = [event_to_json(e) for e in report.events]
+            dicts = [e.to_json() for e in report.events]
             t6 = clock()
             encode({"events": dicts})
             t7 = clock()
@@ -169,7 +171,7 @@ def stage_costs(round_dir: Path, sample: int, formats: tuple[str, ...] = ("json"
     finally:
         shutil.rmtree(out, ignore_errors=True)
     total = sum(sum(v) for k, v in stages.items() if k != "floor") / len(files)
-    kind = "with decision events" if needs_decisions(formats, json_decisions=decisions) else "lean: no decision events"
+    kind = "json with decision events" if decisions else "lean json: no decision events"
     print(f"\nper battle, one process, CPU (mean of {len(files)} battles; {statistics.mean(events):.0f} events each, "
           f"{kind}):")
     for key in ("load", "engine", "json", "text", "write"):

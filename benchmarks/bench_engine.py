@@ -1,9 +1,10 @@
 """Median time per battle to the end for 3v3, 8v8 and 16v16 (issue 4).
 
-Run: ``python benchmarks/bench_engine.py [--profile] [--scaling [--lean]] [--ruleset NAME ...]``
+Run: ``python benchmarks/bench_engine.py [--profile] [--scaling] [--ruleset NAME ...]``
 (``--help`` for every option; ``--ruleset`` may be given several times: each
-built-in ruleset's 8v8 time is printed beside tcgt's, with decision events and
-lean, with the ratio -- the variants' "within 2x" goal).  Prints figures; it
+built-in ruleset's 8v8 time is printed beside tcgt's, with the ratio -- the
+variants' "within 2x" goal).  Battles always carry their decision events
+(the engine always writes them).  Prints figures; it
 is not a timed test.  Battles are random legal ones (tests/engine/randombattle)
 with realistic plans written in the plan language (tests/engine/randombattle
 ``random_plan_text``: the canonical clauses of interfaces.md drawn up to
@@ -44,18 +45,16 @@ def setups(size: int, battles: int) -> list[Any]:
     return out
 
 
-def bench(size: int, battles: int = 21, repeat: int = 3, ruleset_name: str = "tcgt",
-          decisions: bool = True) -> tuple[float, float, float]:
+def bench(size: int, battles: int = 21, repeat: int = 3, ruleset_name: str = "tcgt") -> tuple[float, float, float]:
     """Median ms per battle (best of ``repeat`` timings of each battle, to
-    shave scheduler noise), median turns, median events.  ``decisions=False``:
-    a lean resolution, as a round or odds run it (issue 18)."""
+    shave scheduler noise), median turns, median events."""
     rs = ruleset(ruleset_name)
     times, turns, events = [], [], []
     for i, setup in enumerate(setups(size, battles)):
         best = float("inf")
         for _ in range(repeat):
             t0 = time.perf_counter()
-            rec = resolve_battle(setup, rs, i, decisions=decisions)
+            rec = resolve_battle(setup, rs, i)
             best = min(best, time.perf_counter() - t0)
         times.append(best)
         turns.append(rec.result.turns)
@@ -80,7 +79,7 @@ class Versus:
         return self.variant_ms / self.tcgt_ms
 
 
-def versus(name: str, battles: int = 21, repeat: int = 3, decisions: bool = True) -> Versus:
+def versus(name: str, battles: int = 21, repeat: int = 3) -> Versus:
     """tcgt's and ruleset ``name``'s median ms per 8v8 battle on the same
     inputs, each battle's best of ``repeat`` rounds of CPU time.
 
@@ -104,7 +103,7 @@ def versus(name: str, battles: int = 21, repeat: int = 3, decisions: bool = True
     try:
         for rnd in range(repeat):
             for k, worker in enumerate(workers):
-                times, rnd_turns, rnd_events, rnd_acts = worker.round(decisions)
+                times, rnd_turns, rnd_events, rnd_acts = worker.round()
                 best[k] = [min(a, b) for a, b in zip(best[k], times)]
                 acts[k] = rnd_acts
                 if rnd == 0 and k == 1:
@@ -127,9 +126,9 @@ class _VersusWorker:
         self.proc = subprocess.Popen([sys.executable, __file__, "--versus-child", rs_name, str(battles)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
 
-    def round(self, decisions: bool) -> tuple[list[float], list[int], list[int], list[int]]:
+    def round(self) -> tuple[list[float], list[int], list[int], list[int]]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write("decisions\n" if decisions else "lean\n")
+        self.proc.stdin.write("round\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
@@ -150,12 +149,11 @@ def _versus_child(rs_name: str, battles: int) -> None:
     rs = ruleset(rs_name)
     inputs = setups(8, battles)
     resolve_battle(inputs[0], rs, 0)
-    for line in sys.stdin:
-        decisions = line.strip() == "decisions"
+    for _line in sys.stdin:
         times, turns, events, acts = [], [], [], []
         for i, setup in enumerate(inputs):
             t0 = time.process_time()
-            rec = resolve_battle(setup, rs, i, decisions=decisions)
+            rec = resolve_battle(setup, rs, i)
             times.append(time.process_time() - t0)
             turns.append(rec.result.turns)
             events.append(len(rec.events))
@@ -171,7 +169,7 @@ PHASES = (
     ("    candidates (R-PLAN-4)", "engine/targeting.py", "candidates"),
     ("    target choice / extension", "engine/targeting.py", "choose_targets"),
     ("    a use and its responses", "engine/action.py", "use_skill"),
-    ("    skill_passed decisions", "engine/action.py", "passed"),
+    ("    skill_passed decisions", "engine/action.py", "skill_passed"),
     ("  pattern + panel reset", "engine/action.py", "select_pattern"),
     ("  movement (R-MOVE-*)", "engine/movement.py", "move_step"),
     ("  status countdown", "engine/statuses.py", "tick"),
@@ -223,7 +221,7 @@ class Series:
         return 1e6 * sum(self.best) / max(self.events, 1)
 
 
-def series(label: str, size: int, side: int, battles: int, decisions: bool) -> Series:
+def series(label: str, size: int, side: int, battles: int) -> Series:
     """``battles`` random ``size`` v ``size`` battles on a ``side`` x ``side``
     map, resolved once untimed (imports, route tables, turn and event counts)."""
     from dataclasses import replace as _replace
@@ -236,14 +234,14 @@ def series(label: str, size: int, side: int, battles: int, decisions: bool) -> S
     inputs = setups(size, battles)
     turns = events = uses = 0
     for i, setup in enumerate(inputs):
-        rec = resolve_battle(setup, rs, i, decisions=decisions)
+        rec = resolve_battle(setup, rs, i)
         turns += sum(1 for e in rec.events if isinstance(e, ActionStart))
         uses += sum(1 for e in rec.events if isinstance(e, SkillUsed))
         events += len(rec.events)
     return Series(label, rs, inputs, [float("inf")] * len(inputs), turns, events, uses)
 
 
-def time_interleaved(table: list[Series], rounds: int, decisions: bool) -> None:
+def time_interleaved(table: list[Series], rounds: int) -> None:
     """Time every battle of every series once per round, keeping each battle's
     best CPU time.  Why interleaved: on this shared host process_time drifts by
     10-30 % over minutes; timing 4v4 now and 32v32 a minute later would put the
@@ -252,26 +250,24 @@ def time_interleaved(table: list[Series], rounds: int, decisions: bool) -> None:
         for row in table:
             for i, setup in enumerate(row.inputs):
                 t0 = time.process_time()
-                resolve_battle(setup, row.rs, i, decisions=decisions)
+                resolve_battle(setup, row.rs, i)
                 row.best[i] = min(row.best[i], time.process_time() - t0)
 
 
-def scaling(battles: int = 20, rounds: int = 4, decisions: bool = True) -> None:
+def scaling(battles: int = 20, rounds: int = 4) -> None:
     """Cost per character-turn (one ``action_start``) by army size on 8x8, by
     map size (8v8), and at one density (issue 18: flat from 4v4 to 32v32 means
     the engine's cost is linear)."""
-    mode = "with decision events" if decisions else "lean (no decision events)"
-    army = [series(f"{n}v{n} on 8x8", n, 8, battles, decisions) for n in (4, 8, 16, 32)]
-    maps = [series(f"8v8 on {m}x{m}", 8, m, battles, decisions) for m in (16, 32)]
+    army = [series(f"{n}v{n} on 8x8", n, 8, battles) for n in (4, 8, 16, 32)]
+    maps = [series(f"8v8 on {m}x{m}", 8, m, battles) for m in (16, 32)]
     # On one 8x8 map a bigger army is also a denser one: more targets in range,
     # more uses and more candidates per action (work the rules ask for, not a
     # scan of the army).  The same density (one character per 8 areas) and the
     # cost per event separate the two.
     sides = {n: min(32, round((16 * n) ** 0.5)) for n in (4, 8, 16, 32)}
-    density = [series(f"{n}v{n} on {sides[n]}x{sides[n]}", n, sides[n], battles, decisions)
-               for n in (4, 8, 16, 32)]
-    time_interleaved(army + maps + density, rounds, decisions)
-    print(f"\ncost per character-turn, {mode} (CPU, best of {rounds} interleaved rounds, "
+    density = [series(f"{n}v{n} on {sides[n]}x{sides[n]}", n, sides[n], battles) for n in (4, 8, 16, 32)]
+    time_interleaved(army + maps + density, rounds)
+    print(f"\ncost per character-turn (CPU, best of {rounds} interleaved rounds, "
           f"{battles} random battles each; goal: 32v32 within 1.2x of 4v4):")
     for table in (army, [army[1], *maps], density):
         if table is density:
@@ -287,18 +283,16 @@ def scaling(battles: int = 20, rounds: int = 4, decisions: bool = True) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(
-        description="Median time per battle (3v3, 8v8, 16v16, 8v8 lean), optionally the variants' "
+        description="Median time per battle (3v3, 8v8, 16v16), optionally the variants' "
                     "8v8 against tcgt's and the cost per character-turn by army and map size.",
         epilog="examples:\n  python benchmarks/bench_engine.py\n"
                "  python benchmarks/bench_engine.py --ruleset d20pool --ruleset soulwired\n"
-               "  python benchmarks/bench_engine.py --scaling --lean --rounds 6\n"
+               "  python benchmarks/bench_engine.py --scaling --rounds 6\n"
                "  python benchmarks/bench_engine.py --profile",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", action="append", default=[], metavar="NAME",
                         help="a built-in ruleset whose 8v8 is timed beside tcgt's (repeatable)")
     parser.add_argument("--scaling", action="store_true", help="cost per character-turn, 4v4 to 32v32")
-    parser.add_argument("--lean", action="store_true",
-                        help="--scaling without decision events (as a round and odds resolve)")
     parser.add_argument("--rounds", type=int, default=4, help="--scaling: interleaved timing rounds (default 4)")
     parser.add_argument("--battles", type=int, default=20, help="--scaling: battles per size (default 20: five read 1.40x where twenty read 1.31x -- a small sample is a few battles' plans)")
     parser.add_argument("--profile", action="store_true", help="a cProfile of ten 8v8 battles")
@@ -312,20 +306,15 @@ def main() -> None:
         for size in (3, 8, 16):
             ms, turns, events = bench(size)
             print(f"{size}v{size}: median {ms:.1f} ms per battle (median {turns:.0f} turns, {events:.0f} events)")
-        ms, turns, events = bench(8, decisions=False)
-        print(f"8v8 lean (no decision events, as a round and odds resolve): median {ms:.1f} ms per battle "
-              f"({events:.0f} events; goal: under 10 ms)")
     for name in args.ruleset:
-        for decisions in (True, False):
-            v = versus(name, decisions=decisions)
-            mode = "" if decisions else " lean"
-            print(f"8v8 {name}{mode}: median {v.variant_ms:.1f} ms per battle (median {v.turns:.0f} turns, "
-                  f"{v.events:.0f} events); {v.ratio:.2f}x tcgt's {v.tcgt_ms:.1f} ms, each in its own process, "
-                  f"rounds in turn (goal: within 2x)\n"
-                  f"  per character-turn {v.variant_us:.1f} us against tcgt's {v.tcgt_us:.1f} us "
-                  f"({v.variant_us / v.tcgt_us:.2f}x), over {v.acts:.2f}x tcgt's character-turns")
+        v = versus(name)
+        print(f"8v8 {name}: median {v.variant_ms:.1f} ms per battle (median {v.turns:.0f} turns, "
+              f"{v.events:.0f} events); {v.ratio:.2f}x tcgt's {v.tcgt_ms:.1f} ms, each in its own process, "
+              f"rounds in turn (goal: within 2x)\n"
+              f"  per character-turn {v.variant_us:.1f} us against tcgt's {v.tcgt_us:.1f} us "
+              f"({v.variant_us / v.tcgt_us:.2f}x), over {v.acts:.2f}x tcgt's character-turns")
     if args.scaling:
-        scaling(args.battles, args.rounds, decisions=not args.lean)
+        scaling(args.battles, args.rounds)
     if args.profile:
         profile()
 

@@ -1,11 +1,10 @@
 """Instructions per 8v8 battle, tcgt against a variant, by callgrind (issue 12).
 
-Run: ``python benchmarks/bench_instructions.py [--lean] [RULESET ...]`` (default
-``soulwired``; ``--lean``: both rulesets resolve without decision events, as a
-round and ``odds`` resolve them, issue 18), or ``python benchmarks/bench_instructions.py --stages [N]``
+Run: ``python benchmarks/bench_instructions.py [RULESET ...]`` (default
+``soulwired``), or ``python benchmarks/bench_instructions.py --stages [N]``
 for issue 18's stages (load, engine, json, text) of ``N`` (default 5) random
-8v8 battles of ``bench_batch.py``'s round, resolved as ``referee batch``
-resolves them (lean) and with decision events.  Why instruction counts: the machine is shared, and a wall-time
+8v8 battles of ``bench_batch.py``'s round, written as ``referee batch``
+writes them (a lean json) and as a json with decision events.  Why instruction counts: the machine is shared, and a wall-time
 ratio of two rulesets timed minutes apart moves with the load; the count of
 instructions a battle executes does not.  The 21 random 8v8 battles of
 ``bench_engine.py`` (same inputs, same seeds) run once each under ``valgrind
@@ -30,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BATTLES = 21
 
 
-def run_battles(name: str, decisions: bool = True) -> None:
+def run_battles(name: str) -> None:
     """The child: build the inputs, warm up, then one battle between each
     pair of ``os.getppid()`` calls (the dump points)."""
     sys.path.insert(0, str(ROOT))
@@ -40,10 +39,10 @@ def run_battles(name: str, decisions: bool = True) -> None:
 
     rs = ruleset(name)
     inputs = setups(8, BATTLES)
-    resolve_battle(inputs[0], rs, 0, decisions=decisions)  # imports and caches out of the first dump
+    resolve_battle(inputs[0], rs, 0)  # imports and caches out of the first dump
     for i, setup in enumerate(inputs):
         os.getppid()
-        resolve_battle(setup, rs, i, decisions=decisions)
+        resolve_battle(setup, rs, i)
     os.getppid()
 
 
@@ -54,13 +53,12 @@ def _child_env() -> dict[str, str]:
     return {**os.environ, "PYTHONHASHSEED": "0"}
 
 
-def count(name: str, decisions: bool = True) -> list[int]:
+def count(name: str) -> list[int]:
     """Instructions of each battle of ``name``, in battle order."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")
         subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=os_getppid",
-                        f"--callgrind-out-file={out}", sys.executable, __file__, "--child", name,
-                        *([] if decisions else ["--lean"])],
+                        f"--callgrind-out-file={out}", sys.executable, __file__, "--child", name],
                        check=True, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_child_env())
         dumps = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
         totals = []
@@ -71,7 +69,7 @@ def count(name: str, decisions: bool = True) -> list[int]:
 
 
 #: The stages of one battle of the round, in the order they run (issue 18).
-STAGES = ("load", "engine (lean)", "json (lean)", "text (lean)", "engine (decisions)", "json (decisions)")
+STAGES = ("load", "engine", "json (lean)", "text", "json (decisions)")
 
 
 def run_stages(battles: int) -> None:
@@ -80,6 +78,8 @@ def run_stages(battles: int) -> None:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_batch import write_random_round
+
+    from dataclasses import replace
 
     from referee.app.inputs import battle_inputs, resolve_inputs
     from referee.battlefile import load_battle
@@ -96,19 +96,16 @@ def run_stages(battles: int) -> None:
             if n:
                 os.getppid()
             seed = battle.seed if battle.seed is not None else 0
-            lean = resolve_inputs(inputs, battle.ruleset, seed, "file", decisions=False)
+            report = resolve_inputs(inputs, battle.ruleset, seed, "file")
             if n:
                 os.getppid()
-            render(lean, "json")
+            render(replace(report, decisions=False), "json")
             if n:
                 os.getppid()
-            render(lean, "text")
+            render(report, "text")
             if n:
                 os.getppid()
-            full = resolve_inputs(inputs, battle.ruleset, seed, "file")
-            if n:
-                os.getppid()
-            render(full, "json")
+            render(report, "json")
         os.getppid()
 
 
@@ -129,12 +126,12 @@ def stages(battles: int) -> None:
     for name, values in per.items():
         print(f"  {name:<20} {sum(values) / len(values) / 1e6:8.1f} M")
     lean = sum(sum(per[k]) for k in STAGES[:4]) / battles
-    print(f"  round as batch runs it (load + lean engine + json + text): {lean / 1e6:.1f} M")
+    print(f"  round as batch runs it (load + engine + lean json + text): {lean / 1e6:.1f} M")
 
 
 def main() -> None:
     if sys.argv[1:2] == ["--child"]:  # the valgrind children (not for users)
-        run_battles(sys.argv[2], decisions="--lean" not in sys.argv)
+        run_battles(sys.argv[2])
         return
     if sys.argv[1:2] == ["--stages-child"]:
         run_stages(int(sys.argv[2]))
@@ -143,13 +140,11 @@ def main() -> None:
         description="Instructions per 8v8 battle by callgrind: tcgt against the rulesets named "
                     "(issues 12 and 13), or a round battle's stages (issue 18).",
         epilog="examples:\n  python benchmarks/bench_instructions.py d20pool\n"
-               "  python benchmarks/bench_instructions.py --lean d20pool soulwired\n"
+               "  python benchmarks/bench_instructions.py d20pool soulwired\n"
                "  python benchmarks/bench_instructions.py --stages 3",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("rulesets", nargs="*", metavar="RULESET",
                         help="built-in rulesets counted beside tcgt (default: soulwired)")
-    parser.add_argument("--lean", action="store_true",
-                        help="resolve without decision events, as a round and odds do")
     parser.add_argument("--stages", type=int, nargs="?", const=5, metavar="N",
                         help="instead: load, engine, json and text of N round battles (default 5)")
     args = parser.parse_args()
@@ -166,15 +161,13 @@ def main() -> None:
     unknown = [n for n in names if n not in known]
     if unknown:
         parser.error(f"unknown ruleset {', '.join(unknown)}; built-in: {', '.join(sorted(known))}")
-    decisions = not args.lean
-    base = count("tcgt", decisions)
-    print("lean resolutions (no decision events)" if not decisions else "resolutions with decision events")
+    base = count("tcgt")
     # one decimal of M and three of a ratio: a ratio near the goal (2.00x)
     # must show which side of it it is on (issue 13)
     print(f"8v8 tcgt: median {statistics.median(base) / 1e6:.1f} M instructions per battle, "
           f"{sum(base) / 1e6:.0f} M over {len(base)} battles")
     for name in names:
-        got = count(name, decisions)
+        got = count(name)
         print(f"8v8 {name}: median {statistics.median(got) / 1e6:.1f} M instructions per battle "
               f"({statistics.median(got) / statistics.median(base):.3f}x tcgt), {sum(got) / 1e6:.0f} M over "
               f"{len(got)} battles ({sum(got) / sum(base):.3f}x; goal: within 2x)")

@@ -13,9 +13,10 @@ repeatable to the instruction, so the figure to quote when other jobs share
 the machine): one rendering of each battle per format after a warm-up,
 printed as millions of instructions per battle.
 
-``--lean`` resolves the battles without their decision events, as
-``bench_batch.py``'s round does for its text and lean json (the figure that
-round pays); by default they carry them (a json report with decisions).
+``--lean`` writes the reports as ``bench_batch.py``'s round does: the json
+without its decision events (``"decisions": false``); by default the json
+keeps them.  A baseline whose engine still resolves lean (``decisions=False``)
+is asked to, so both sides write the same lean json.
 
 ``--baseline SRC`` runs the same measurement with the renderers of another
 checkout (``SRC`` is its root, e.g. ``/work/main``) in a child process (the
@@ -49,13 +50,18 @@ ROOT = HERE.parents[1]
 @functools.lru_cache(maxsize=None)
 def _reports(battles: int, seed: int, lean: bool = False) -> list[Any]:
     """``battles`` resolved random 8v8 reports (``bench_batch.py``'s round);
-    ``lean``: without the decision events, as a round resolves them for its
-    text and lean json (``needs_decisions``)."""
+    ``lean``: kept without their decision events, as a round's json."""
     sys.path.insert(0, str(HERE.parent))
     from bench_batch import write_random_round  # type: ignore[import-not-found]
 
+    import inspect
+    from dataclasses import replace
+
     from referee.app.inputs import battle_inputs, resolve_inputs
     from referee.battlefile import load_battle
+
+    # an older engine resolved a lean report itself
+    older = {"decisions": False} if lean and "decisions" in inspect.signature(resolve_inputs).parameters else {}
 
     out = []
     with tempfile.TemporaryDirectory(prefix="bench-reports-") as tmp:
@@ -64,9 +70,9 @@ def _reports(battles: int, seed: int, lean: bool = False) -> list[Any]:
         for path in sorted(folder.glob("*.battle.yaml")):
             battle, _diags = load_battle(path)
             assert battle is not None, path
-            out.append(resolve_inputs(battle_inputs(battle), battle.ruleset,
-                                      battle.seed if battle.seed is not None else 0, "file",
-                                      decisions=not lean))
+            report = resolve_inputs(battle_inputs(battle), battle.ruleset,
+                                    battle.seed if battle.seed is not None else 0, "file", **older)
+            out.append(replace(report, decisions=False) if lean else report)
     return out
 
 
@@ -161,7 +167,7 @@ def main() -> int:
     parser.add_argument("--explain", action="store_true")
     parser.add_argument("--full", action="store_true")
     parser.add_argument("--lean", action="store_true",
-                        help="battles resolved without decision events, as bench_batch.py's round (text + lean json)")
+                        help="json reports without decision events, as bench_batch.py's round writes them")
     parser.add_argument("--baseline", type=Path, help="root of another checkout to compare with (before)")
     parser.add_argument("--rounds", type=int, default=2, help="with --baseline: alternations; the best counts")
     parser.add_argument("--instructions", action="store_true", help="callgrind instruction counts (valgrind)")

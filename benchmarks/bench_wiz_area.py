@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.board import Square  # noqa: E402
 from referee.engine.mechanics.metric import Chebyshev  # noqa: E402
-from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Role, make_groups, select  # noqa: E402
+from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Role, area_groups, select  # noqa: E402
 
 
 def field() -> list[Candidate]:
@@ -46,7 +46,7 @@ def main() -> None:
         best = float("inf")
         for _ in range(5):
             t0 = time.perf_counter()
-            groups = make_groups(user, cands, metric.distance)
+            groups = area_groups(user, cands, metric.distance)
             select(groups, AreaParams(roll=roll, cap=25, change_levels=4, amplify_levels=2))
             best = min(best, time.perf_counter() - t0)
         times.append(best * 1000)

@@ -10,7 +10,7 @@ Everything in a standings row comes from strangers' files -- titles, battle
 paths, diagnostics quoting their lines -- and ``standings.md`` is posted where
 it is rendered: every cell is escaped for Markdown and HTML, and each failed
 battle's error sits in a code fence longer than any run of backticks inside
-it (issue 17, point 15).  The output folder, the time limit per battle, Ctrl-C
+it (docs/security.md).  The output folder, the time limit per battle, Ctrl-C
 and worker hygiene are :mod:`referee.app.outfolder` and
 :mod:`referee.app.workers`.
 """
@@ -37,7 +37,7 @@ from referee.app.workers import BattleTimeout, fork_context, kill_workers, time_
 from referee.confine import UnsafePathError
 from referee.diagnostics import Diagnostic, ReferError, format_diagnostics
 from referee.limits import BATTLE_TIME_LIMIT_SECONDS
-from referee.report import SUFFIXES, Report, needs_decisions, render
+from referee.report import SUFFIXES, Report, render
 from referee.ruleset import Ruleset
 from referee.report.messages import MESSAGES, message, team_label, word
 from referee.textcheck import shown_escaped
@@ -130,7 +130,7 @@ def shown_path(rel: str) -> str:
     """A relative path as standings and progress lines show it: valid UTF-8
     (undecodable bytes of a file name become backslash escapes) with control
     characters made visible, so a folder named with a newline cannot forge a
-    line (issue 17, point 15)."""
+    line."""
     return shown_escaped(os.fsencode(rel).decode("utf-8", "backslashreplace"))
 
 
@@ -146,8 +146,7 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
 
     :param sealed: the round's seed commitment and secret (``referee.app.seeds``).
     :param json_decisions: the json report keeps the decision events
-        (``--decisions``); otherwise the battle is resolved lean, since no
-        other format of a round reads them (issue 18).
+        (``--decisions``); otherwise it is lean (``"decisions": false``).
     :param nmr: the missing-plan rulings about this battle's players, each
         with the battle-relative ``sheets`` it covers; the report records
         them (``inputs.nmr``, with the characters' names) and says so.
@@ -156,10 +155,9 @@ def resolve_one(path: str, rel: str, outdir: str, formats: tuple[str, ...], lang
     root = _round_root(path, rel)
     try:
         with time_limit(time_limit_seconds):
-            decisions = needs_decisions(formats, json_decisions=json_decisions)
-            report, warnings = (resolve_file_checked(path, decisions=decisions) if sealed is None
-                                else resolve_committed(path, rel, *sealed, decisions=decisions))
-            report = _with_nmr(report, nmr)
+            report, warnings = (resolve_file_checked(path) if sealed is None
+                                else resolve_committed(path, rel, *sealed))
+            report = _for_round(report, json_decisions, nmr)
             texts = _rendered(report, formats, lang, full)
         return dc_replace(_resolved(report), battle=shown, reports=_write_reports(outdir, rel, texts),
                           warnings=_said(warnings, root), nmr=_nmr_rows(nmr))
@@ -223,20 +221,23 @@ def _failed(err: BaseException, shown: str, root: str) -> BattleOutcome:
 
 
 def resolve_prepared(prepared: PreparedBattle, ruleset: Ruleset, formats: tuple[str, ...], lang: str, full: bool,
-                     decisions: bool, nmr: tuple[dict[str, Any], ...] = ()
+                     json_decisions: bool, nmr: tuple[dict[str, Any], ...] = ()
                      ) -> tuple[BattleOutcome, list[tuple[str, str]]]:
     """Dask task: resolve a battle the organiser's machine loaded and render
     its reports; the row and the texts travel back, the caller writes them
     (the workers need not see the round's files).  The ruleset travels
     apart, sent to each worker once per round rather than with every battle."""
-    report = _with_nmr(dc_replace(prepared, ruleset=ruleset).resolve(decisions=decisions), nmr)
+    report = _for_round(dc_replace(prepared, ruleset=ruleset).resolve(), json_decisions, nmr)
     return dc_replace(_resolved(report), nmr=_nmr_rows(nmr)), _rendered(report, formats, lang, full)
 
 
-def _with_nmr(report: Report, nmr: tuple[dict[str, Any], ...]) -> Report:
-    """The report with the round's missing-plan rulings about its players
-    recorded in its inputs (``inputs.nmr``), which its header then states."""
-    return dc_replace(report, inputs={**report.inputs, "nmr": _nmr_inputs(report, nmr)}) if nmr else report
+def _for_round(report: Report, json_decisions: bool, nmr: tuple[dict[str, Any], ...]) -> Report:
+    """The report as a round writes it: its json without the decision
+    events unless ``json_decisions`` (``--decisions``), and the round's
+    missing-plan rulings about its players recorded in its inputs
+    (``inputs.nmr``), which its header then states."""
+    inputs = {**report.inputs, "nmr": _nmr_inputs(report, nmr)} if nmr else report.inputs
+    return dc_replace(report, decisions=json_decisions, inputs=inputs)
 
 
 def _nmr_rows(nmr: tuple[dict[str, Any], ...]) -> tuple[dict[str, str], ...]:
@@ -506,7 +507,6 @@ def _run_dask(tasks: list[_Task], out: Path, formats: tuple[str, ...], lang: str
     pool's, byte for byte: the same inputs, seed and renderers.  The time
     limit per battle does not apply (a worker's thread cannot be
     interrupted); the turn cap (``referee.limits``) bounds every battle."""
-    decisions = needs_decisions(formats, json_decisions=json_decisions)
     with dask_client(address) as (client, distributed):
         pending: dict[str, tuple[str, str, str, str, tuple[dict[str, Any], ...]]] = {}
         futures = []
@@ -525,7 +525,7 @@ def _run_dask(tasks: list[_Task], out: Path, formats: tuple[str, ...], lang: str
             if ruleset.digest not in rulesets:
                 rulesets[ruleset.digest] = client.scatter(ruleset, broadcast=True, hash=False)
             future = client.submit(resolve_prepared, dc_replace(prepared, ruleset=_NO_RULESET), rulesets[ruleset.digest],
-                                   formats, lang, full, decisions, nmr,
+                                   formats, lang, full, json_decisions, nmr,
                                    key=f"referee-batch-{index}-{id(tasks)}-{os.getpid()}", pure=False)
             pending[future.key] = (rel, shown, root, _said(warnings, root), nmr)
             futures.append(future)
@@ -603,7 +603,7 @@ def standings_markdown(outcomes: list[BattleOutcome], name: str, lang: str = "en
                        commitment: str | None = None) -> str:
     """The round's summary as a GitHub-flavoured Markdown table, in ``lang``;
     failed battles with their errors, then every battle's warnings.  Every
-    cell is escaped and every error fenced (:func:`markdown_cell`, issue 17)."""
+    cell is escaped and every error fenced (:func:`markdown_cell`)."""
     def say(key: str, **fields: Any) -> str:
         return message(lang, f"standings.{key}", **fields)
 

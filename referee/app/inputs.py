@@ -225,7 +225,7 @@ def setup_from_inputs(inputs: Mapping[str, Any]) -> Any:
                        terrain=terrain_from_inputs(terrain) if terrain is not None else None)
 
 
-# --- soulwired, issue 12: the battle file's terrain in the inputs (R-SOUL-FILE-2) ---
+# --- soulwired: the battle file's terrain in the inputs (R-SOUL-FILE-2) ---
 
 
 def terrain_inputs(terrain: Terrain) -> dict[str, Any]:
@@ -249,13 +249,9 @@ def terrain_from_inputs(data: Mapping[str, Any]) -> Terrain:
                          for o in data.get("objects", ())))
 
 
-def resolve_inputs(inputs: Mapping[str, Any], ruleset: Ruleset, seed: int | str, seed_source: str, *,
-                   decisions: bool = True) -> Report:
-    """Resolve normalised inputs with the engine and wrap the record as a report.
-
-    :param decisions: ``False``: a lean report without the decision events
-        (issue 18), for renderers that never read them and a round's json."""
-    record = resolve_battle(setup_from_inputs(inputs), ruleset, seed, decisions=decisions)
+def resolve_inputs(inputs: Mapping[str, Any], ruleset: Ruleset, seed: int | str, seed_source: str) -> Report:
+    """Resolve normalised inputs with the engine and wrap the record as a report."""
+    record = resolve_battle(setup_from_inputs(inputs), ruleset, seed)
     return Report(
         referee=__version__,
         ruleset={"name": ruleset.name, "digest": ruleset.digest},
@@ -264,5 +260,4 @@ def resolve_inputs(inputs: Mapping[str, Any], ruleset: Ruleset, seed: int | str,
         inputs=inputs,
         events=tuple(record.events),
         result=record.result,
-        decisions=decisions,
     )

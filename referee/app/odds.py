@@ -93,7 +93,7 @@ def outcomes_for_seeds(inputs: Mapping[str, Any], ruleset: Ruleset, first_index:
     """
     out = []
     for offset, seed in enumerate(seeds):
-        result = resolve_inputs(inputs, ruleset, seed, "odds", decisions=False).result  # only the result is read
+        result = resolve_inputs(inputs, ruleset, seed, "odds").result
         up = [c for c in result.final if not c.down]
         left = {team: sum(1 for c in up if c.team == team) for team in ("white", "black")}
         hp = {team: sum(c.hp for c in up if c.team == team) for team in ("white", "black")}

@@ -54,36 +54,33 @@ def parse_seed(text: str) -> int | str:
     return text
 
 
-def resolve_file(path: str | Path, seed: int | str | None = None, *, decisions: bool = True) -> Report:
+def resolve_file(path: str | Path, seed: int | str | None = None) -> Report:
     """:func:`resolve_file_checked` without the warnings (for callers that
     resolve a battle known to be clean, such as the bundled demo)."""
-    return resolve_file_checked(path, seed, decisions=decisions)[0]
+    return resolve_file_checked(path, seed)[0]
 
 
-def resolve_file_checked(path: str | Path, seed: int | str | None = None, *,
-                         decisions: bool = True) -> tuple[Report, list[Diagnostic]]:
+def resolve_file_checked(path: str | Path, seed: int | str | None = None) -> tuple[Report, list[Diagnostic]]:
     """Load, validate and resolve one battle file.
 
     :param seed: overrides the file's seed; with neither, a seed is drawn.
-    :param decisions: build the decision events (``False``: a lean report for
-        renderers that never read them, :func:`referee.report.needs_decisions`).
     :returns: the report and the battle's warnings (a clause that can never
         apply...), which the commands print: nothing a player wrote is
         silently ignored.
     :raises ReferError: with every diagnostic when the battle is invalid.
     """
-    return resolve_loaded(load_battle(path), seed, decisions=decisions)
+    return resolve_loaded(load_battle(path), seed)
 
 
-def resolve_loaded(loaded: tuple[Battle | None, list[Diagnostic]], seed: int | str | None = None, *,
-                   decisions: bool = True) -> tuple[Report, list[Diagnostic]]:
+def resolve_loaded(loaded: tuple[Battle | None, list[Diagnostic]],
+                   seed: int | str | None = None) -> tuple[Report, list[Diagnostic]]:
     """:func:`resolve_file_checked` from a battle already loaded with its
     diagnostics (a battle file's, or a practice battle's built in memory).
 
     :raises ReferError: with every diagnostic when the battle is invalid.
     """
     prepared, diags = prepare_loaded(loaded, seed)
-    return prepared.resolve(decisions=decisions), diags
+    return prepared.resolve(), diags
 
 
 @dataclass(frozen=True)
@@ -103,8 +100,8 @@ class PreparedBattle:
     seed_source: str
     commitment: Mapping[str, str] | None = None
 
-    def resolve(self, *, decisions: bool = True) -> Report:
-        report = resolve_inputs(self.inputs, self.ruleset, self.seed, self.seed_source, decisions=decisions)
+    def resolve(self) -> Report:
+        report = resolve_inputs(self.inputs, self.ruleset, self.seed, self.seed_source)
         return report if self.commitment is None else replace(report, commitment=self.commitment)
 
 

@@ -9,7 +9,7 @@ diverged (a changed ruleset, a changed engine, an edited report).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -71,7 +71,7 @@ def _ruleset_for(report: Report, path: Path, override: str | None) -> Ruleset:
 
     A report written before rulesets were embedded names a file: it is read
     only inside the report's own folder, and only if it is a regular file
-    (issue 17, point 3)."""
+    (docs/security.md)."""
     embedded = report.inputs.get("ruleset_embedded")
     if override is not None:
         ruleset = load_ruleset(override if is_builtin_name(override) else Path(override))
@@ -144,9 +144,9 @@ def _replay(path: str | Path, ruleset_override: str | None) -> ReplayOutcome:
     if problems:
         raise ReferError(problems)
     # A lean report (a round's json without ``--decisions``) is compared with
-    # a lean resolution: the same events with the decision events left out.
-    again = report_to_json(resolve_inputs(report.inputs, ruleset, report.seed, report.seed_source,
-                                          decisions=report.decisions))
+    # the resolution written the same way: without its decision events.
+    again = report_to_json(replace(resolve_inputs(report.inputs, ruleset, report.seed, report.seed_source),
+                                   decisions=report.decisions))
     expected, got = data["events"], again["events"]
     i = first_difference(expected, got)
     if i is not None:

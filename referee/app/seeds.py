@@ -236,7 +236,7 @@ def reveal_round(round_dir: str | Path) -> str:
 
 
 def resolve_committed(path: str | Path, battle_name: str, commitment: RoundCommitment,
-                      secret: bytes, *, decisions: bool = True) -> tuple[Report, list[Diagnostic]]:
+                      secret: bytes) -> tuple[Report, list[Diagnostic]]:
     """Resolve one battle of a committed round with its committed seed; the
     report records the commitment (``seed_source`` ``committed``).
 
@@ -244,7 +244,7 @@ def resolve_committed(path: str | Path, battle_name: str, commitment: RoundCommi
     :raises ReferError: the battle is invalid.
     """
     prepared, warnings = prepare_committed(path, battle_name, commitment, secret)
-    return prepared.resolve(decisions=decisions), warnings
+    return prepared.resolve(), warnings
 
 
 def prepare_committed(path: str | Path, battle_name: str, commitment: RoundCommitment,

@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 from referee.commands.resolve import add_output_options, check_output, emit
-from referee.report import needs_decisions, render
+from referee.report import render
 from referee.app.pipeline import resolve_file
 
 EXAMPLE = """examples:
@@ -64,6 +64,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     battle = resources.files("referee").joinpath("demo", demos[args.ruleset])
     with resources.as_file(battle) as path:
-        report = resolve_file(path, decisions=needs_decisions((args.format,), explain=args.explain))
+        report = resolve_file(path)
     emit(render(report, args.format, args.lang, explain=args.explain, full=args.full), args.output)
     return 0

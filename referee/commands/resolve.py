@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.confine import output_file_problem
 from referee.diagnostics import Diagnostic, ReferError
-from referee.report import FORMATS, LANGS, needs_decisions, render
+from referee.report import FORMATS, LANGS, render
 from referee.app.pipeline import parse_seed, resolve_file_checked, resolve_loaded, write_atomic
 from referee.app.practice import PRACTICE_PREFIX, load_practice_battle
 from referee.diagnostics import format_diagnostics
@@ -92,17 +92,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_output(args.output)
-    decisions = needs_decisions((args.format,), explain=args.explain)
     if args.battle.startswith(PRACTICE_PREFIX):
-        report, warnings = resolve_loaded(load_practice_battle(args.battle, args.sheets), args.seed,
-                                          decisions=decisions)
+        report, warnings = resolve_loaded(load_practice_battle(args.battle, args.sheets), args.seed)
     elif args.sheets:
         raise ReferError([Diagnostic(args.sheets[0], 0, 0, "unexpected-sheet",
                                      "character sheets follow a practice:GAUNTLET:ARMY battle only; "
                                      "a battle file names its own",
                                      hint=f"referee resolve {args.battle} (or referee check {args.sheets[0]})")])
     else:
-        report, warnings = resolve_file_checked(args.battle, args.seed, decisions=decisions)
+        report, warnings = resolve_file_checked(args.battle, args.seed)
     if warnings:
         print(format_diagnostics(warnings), file=sys.stderr)
     if report.seed_source == "drawn":

@@ -96,7 +96,7 @@ def act(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY) -> None:
     if not f.down:
         if aim_line is None:
             move_step(b, f, attacked)
-        elif b.decisions:
+        else:
             b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason="aiming", line=aim_line,
                             rule="R-WIZ-AIM-1"))
     f.acted = True
@@ -112,7 +112,7 @@ def begin_action(b: Resolution, f: Fighter) -> None:
     b.emit(E.ActionStart(turn=b.turn, actor=f.name, square=f.square, hp=f.hp))
     for sink in [s for s in st.sinks if s.owner == f.name]:  # R-ST-SINK
         st.sinks.remove(sink)
-        b.emit(E.make_sink_ended(b.state.turn, f.name, sink.square, "owner_action", _SINK_ENDED_RULE))
+        b.emit(E.SinkEnded(turn=b.turn, actor=f.name, square=sink.square, cause="owner_action"))
     select_pattern(b, f)
 
 
@@ -136,17 +136,15 @@ def select_pattern(b: Resolution, f: Fighter) -> None:
                                       cause="pattern_switch", rule="R-PAT-3"))
         release_all(f)
     f.active = choice
-    if switched or b.decisions:  # a switch is always written, even in a lean resolution
-        b.emit(E.PatternSelected(turn=b.turn, actor=f.name, pattern=choice, elements=f.patterns[choice].text,
-                                 reason=reason, switched=switched))
+    b.emit(E.PatternSelected(turn=b.turn, actor=f.name, pattern=choice, elements=f.patterns[choice].text,
+                             reason=reason, switched=switched))
     kept = []
     for i, p in enumerate(f.panels[choice]):
         if p.assigned is None:
             p.used = False
         else:
             kept.append(i)
-    if b.decisions:
-        b.emit(E.PanelsReset(turn=b.turn, actor=f.name, kept=tuple(kept)))
+    b.emit(E.PanelsReset(turn=b.turn, actor=f.name, kept=tuple(kept)))
 
 
 def walk_order(b: Resolution, f: Fighter) -> tuple[list[int], list[int], dict[str, list[tuple[Condition, bool]]]]:
@@ -201,38 +199,30 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
     offensive_uses, entry_hook = policy.offensive_uses, policy.entry_hook
     if policy.skip_maintain:
         order = [i for i in order if not (f.skills[i].is_maintain and not f.skills[i].is_passive)]
-    decisions = b.decisions
-    if decisions:
-        b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order),
-                            skills=tuple(f.skills[i].id for i in order), moved_by=tuple(lines)))
+    skill_order(b, f, order, lines)
     frozen = f.freeze > 0
     attacked = False
-
-    def passed(entry: int, reason: str, line: int | None = None, rule: str = "R-PLAN-3") -> None:
-        if decisions:
-            skill_passed(b, f, entry, reason, line, rule)
-
     main_done = False
     for entry in order:
         if f.down or f.hp <= 0:
             break
         skill = f.skills[entry]
         if main_done and not skill.is_maintain:
-            passed(entry, "main_used", rule="R-WIZ-ACT-1")
+            skill_passed(b, f, entry, "main_used", rule="R-WIZ-ACT-1")
             continue
         if skill.is_passive:
-            passed(entry, "passive", rule="R-SK-2")
+            skill_passed(b, f, entry, "passive", rule="R-SK-2")
             continue
         if offensive_uses is not None and offensive_uses <= 0 and is_offensive(skill):
-            passed(entry, "offensive_limit", rule="R-SOUL-ACT-2")
+            skill_passed(b, f, entry, "offensive_limit", rule="R-SOUL-ACT-2")
             continue
         barred = entry_barred(b, f, entry, skill, frozen)
         if barred is not None:
-            passed(entry, *barred)
+            skill_passed(b, f, entry, *barred)
             continue
         base = plan_payment(f.active_panels(), skill.cost)
         if base is None:
-            passed(entry, "cost_unpayable", rule="R-PAN-3")
+            skill_passed(b, f, entry, "cost_unpayable", rule="R-PAN-3")
             continue
         if skill.is_maintain:
             start_maintain(b, f, entry, skill, base)
@@ -250,7 +240,7 @@ def walk(b: Resolution, f: Fighter, policy: WalkPolicy = EVERY_ENTRY, *,
             continue
         cands = candidates(b, f, skill, filters.get(skill.id, ()))
         if not cands.pool:
-            passed(entry, cands.reason, rule="R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2")
+            skill_passed(b, f, entry, cands.reason, rule="R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2")
             continue
         if cast is not None and cast(b, f, entry, skill, cands.pool, base):
             pass  # R-WIZ-CAST-1: cast now, resolved later in the turn
@@ -292,40 +282,20 @@ def _walk_judged(b: Resolution, f: Fighter, order: list[int], lines: list[int], 
     return not skill.targets_allies
 
 
-#: ``skill_order`` and ``skill_passed`` by all their fields, positionally
-#: (:func:`events.positional_maker`), for :func:`write_walk_start`: only
-#: d20pool's turns write through it (every one of them, with decision events).
-#: (turn, actor, entries, skills, moved_by, rule)
-_skill_order: Callable[[int, str, tuple[int, ...], tuple[str, ...], tuple[int, ...], str], E.SkillOrder] = (
-    E.positional_maker(E.SkillOrder))
-#: (turn, actor, skill, entry, reason, line, detail, rule)
-_skill_passed: Callable[[int, str, str, int, str, int | None, str, str], E.SkillPassed] = (
-    E.positional_maker(E.SkillPassed))
-#: the rules the positional calls name: the classes' own defaults, not copies
-_SKILL_ORDER_RULE: str = E.field_default(E.SkillOrder, "rule")
-_SKILL_USED_RULE: str = E.field_default(E.SkillUsed, "rule")
-_SINK_ENDED_RULE: str = E.field_default(E.SinkEnded, "rule")
-
-
 def write_walk_start(b: Resolution, f: Fighter, order: list[int], lines: list[int], passes: list[Passed]) -> None:
     """The decision events a walk writes before its first use (R-PLAN-3):
     its order, then each entry it passed over, as :func:`skill_passed`
     writes them -- from a judge's findings on the same state (d20pool's
-    judged walk, R-D20-TURN-1/2), in one loop.  Nothing in a lean resolution."""
-    if not b.decisions:
-        return
-    turn, name, skills, emit = b.turn, f.name, f.skills, b.emit
-    emit(_skill_order(turn, name, tuple(order), tuple([skills[i].id for i in order]), tuple(lines), _SKILL_ORDER_RULE))
+    judged walk, R-D20-TURN-1/2)."""
+    skill_order(b, f, order, lines)
     for entry, reason, line, rule in passes:
-        skill = skills[entry]
-        emit(_skill_passed(turn, name, skill.id, entry, reason, line,
-                           skill.cost_kanji if reason == "cost_unpayable" else "", rule))
+        skill_passed(b, f, entry, reason, line, rule)
 
 
 def _pass_rest(b: Resolution, f: Fighter, order: list[int], entry: int, reason: str | None) -> None:
     """The entries after ``entry`` once the walk's uses are spent, each
     passed with ``reason`` and no other test (R-ORM-ACT-4); None: unsaid."""
-    if reason is None or not b.decisions:
+    if reason is None:
         return
     for later in order[order.index(entry) + 1:]:
         skill_passed(b, f, later, reason, None, "R-ORM-ACT-4")
@@ -358,12 +328,17 @@ def entry_barred(b: Resolution, f: Fighter, entry: int, skill: Skill, frozen: bo
     return None
 
 
+def skill_order(b: Resolution, f: Fighter, order: list[int], lines: list[int]) -> None:
+    """R-PLAN-5's ``skill_order``: the walk's entries in order and the lines
+    of the ``use X first`` clauses that moved them; a decision event."""
+    b.emit(E.SkillOrder(turn=b.turn, actor=f.name, entries=tuple(order), skills=tuple([f.skills[i].id for i in order]),
+                        moved_by=tuple(lines)))
+
+
 def skill_passed(b: Resolution, f: Fighter, entry: int, reason: str, line: int | None = None,
                  rule: str = "R-PLAN-3") -> None:
     """R-PLAN-3's ``skill_passed`` for ``f``'s ``entry`` (an unpayable one
-    names its cost in kanji); a decision event: nothing in a lean resolution."""
-    if not b.decisions:
-        return
+    names its cost in kanji); a decision event."""
     skill = f.skills[entry]
     b.emit(E.SkillPassed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry, reason=reason, line=line,
                          detail=skill.cost_kanji if reason == "cost_unpayable" else "", rule=rule))
@@ -388,8 +363,8 @@ def use_skill(b: Resolution, f: Fighter, entry: int, skill: Skill, targets: list
     ``paid``: the panels were paid already (a cast resolving, R-WIZ-CAST-1)."""
     poisoned = 0 if paid else mark_used(f, panels)
     names = tuple([t.name for t in targets])
-    b.emit(E.make_skill_used(b.state.turn, f.name, skill.id, entry, names, panels,
-                             f.square, _SKILL_USED_RULE))  # positional (E.make_skill_used: every use)
+    b.emit(E.SkillUsed(turn=b.turn, actor=f.name, skill=skill.id, entry=entry, targets=names, panels=panels,
+                       square=f.square))
     for _ in range(poisoned):
         b.lose_hp(f, 1, "poison", actor=f.name, skill=skill.id, rule="R-ST-POISON")
     use = Use(f, skill, entry, tuple(targets))

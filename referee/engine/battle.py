@@ -157,8 +157,7 @@ def _abilities(sheet: CharacterSheetLike, blocks: Sequence[str] = ()) -> dict[st
     return found
 
 
-def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng: Rng | None = None,
-                   decisions: bool = True) -> BattleRecord:
+def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng: Rng | None = None) -> BattleRecord:
     """Resolve ``setup`` under ``ruleset`` with ``seed`` to the end.
 
     The ruleset's ``mechanics:`` block names the implementations called at
@@ -166,16 +165,12 @@ def resolve_battle(setup: BattleSetup, ruleset: Ruleset, seed: int | str, *, rng
     for each living character in order, the stall breaker after each turn.
 
     :param rng: a test double (``ScriptedRng``) replacing the seeded streams.
-    :param decisions: build the decision events (``events.DECISION_TYPES``);
-        ``False`` (a lean resolution, issue 18) gives the same events with
-        those left out -- the draws and every other event are unchanged.
     """
     with cycles_unchecked():  # a battle makes no cycles (core.cycles_unchecked)
-        return _resolve(setup, ruleset, seed, rng, decisions)
+        return _resolve(setup, ruleset, seed, rng)
 
 
-def _resolve(setup: BattleSetup, ruleset: Ruleset, seed: int | str, rng: Rng | None,
-             decisions: bool) -> BattleRecord:
+def _resolve(setup: BattleSetup, ruleset: Ruleset, seed: int | str, rng: Rng | None) -> BattleRecord:
     """:func:`resolve_battle`'s body."""
     mechanics = build_mechanics(ruleset.mechanics)
     catalog_by_id = {s.id: s for s in ruleset.catalog.skills}
@@ -195,7 +190,7 @@ def _resolve(setup: BattleSetup, ruleset: Ruleset, seed: int | str, rng: Rng | N
     state = BattleState(fighters, graph, mechanics.range)
     state.pcs = setup.pcs
     state.revivable = mechanics.end.revivable()
-    b = Resolution(state, ruleset, mechanics, rng if rng is not None else BattleRng(seed), decisions=decisions)
+    b = Resolution(state, ruleset, mechanics, rng if rng is not None else BattleRng(seed))
     b.emit(E.BattleStart(turn=0, seed=seed, ruleset=ruleset.name,
                          white=tuple(f.name for f in fighters if f.team == WHITE),
                          black=tuple(f.name for f in fighters if f.team == BLACK)))

@@ -24,8 +24,6 @@ from referee.ruleset import Ruleset
 
 #: A damage event's cause -> the ``down`` event's cause when it took the last HP.
 _DOWN_CAUSE: dict[str, str] = {"skill": "hit", "counter": "hit"}
-#: ``heal``'s rule, for :meth:`Resolution.gain_hp`'s positional call (the class's default, not a copy)
-_HEAL_RULE: str = E.field_default(E.Heal, "rule")
 
 
 class BattleOver(Exception):
@@ -35,23 +33,15 @@ class BattleOver(Exception):
 class Resolution:
     """State + ruleset + mechanics + rng + events of one battle being resolved."""
 
-    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result", "decisions")
+    __slots__ = ("state", "ruleset", "mechanics", "rng", "events", "result")
 
-    def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng,
-                 *, decisions: bool = True) -> None:
+    def __init__(self, state: BattleState, ruleset: Ruleset, mechanics: Mechanics, rng: Rng) -> None:
         self.state = state
         self.ruleset = ruleset
         self.mechanics = mechanics
         self.rng = rng
         self.events: list[E.Event] = []
         self.result: E.BattleResult | None = None
-        #: Whether the decision events (:data:`referee.engine.events.DECISION_TYPES`)
-        #: are built at all: a report that never reads them -- a
-        #: written report without ``--explain``, a round's lean json, odds over
-        #: seeds -- skips their cost.  Every emit site of a decision event asks
-        #: this first; nothing the engine decides may depend on one being in
-        #: :attr:`events`, so the other events are the same either way.
-        self.decisions = decisions
 
     # -- events ---------------------------------------------------------------
     def emit(self, event: E.Event) -> None:
@@ -90,19 +80,17 @@ class Resolution:
             self.state.turn_hp_lost = True  # R-SOUL-HARD-1's fact, kept as the turn goes
             if target.hp == 0:
                 target.felled_by = _DOWN_CAUSE.get(cause, cause)
-        # positional (E.make_damage: every hit), the turn read directly, not
-        # through the property
-        self.emit(E.make_damage(
-            self.state.turn, target.name, dealt, target.hp, cause, actor, skill, element,
-            amount + reduced if printed is None else printed, reduced, rule))
+        self.emit(E.Damage(turn=self.turn, target=target.name, amount=dealt, hp_after=target.hp, cause=cause,
+                           actor=actor, skill=skill, element=element,
+                           printed=amount + reduced if printed is None else printed, reduced=reduced, rule=rule))
         return dealt
 
     def gain_hp(self, target: Fighter, amount: int, actor: str, skill: str, cause: str = "skill") -> int:
         """Heal, never above max HP (skills.md notes)."""
         gained = max(0, min(amount, target.max_hp - target.hp))
         target.hp += gained
-        self.emit(E.make_heal(self.state.turn, target.name, gained, target.hp, actor, skill, cause,
-                              _HEAL_RULE))  # positional (E.make_heal: every heal)
+        self.emit(E.Heal(turn=self.turn, target=target.name, amount=gained, hp_after=target.hp, actor=actor,
+                         skill=skill, cause=cause))
         return gained
 
     # -- downs and the end rule --------------------------------------------------

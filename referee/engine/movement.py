@@ -282,7 +282,7 @@ def _move(b: Resolution, f: Fighter, to: Square, mode: str, toward: str, line: i
 
 
 def _stay(b: Resolution, f: Fighter, reason: str, line: int | None, rule: str, report: bool = True) -> str:
-    if report and b.decisions:
+    if report:
         b.emit(E.Stayed(turn=b.turn, actor=f.name, square=f.square, reason=reason, line=line, rule=rule))
     return reason
 

@@ -45,11 +45,6 @@ class HitRecord:
     fired: list[Fired] = field(default_factory=list)
 
 
-#: the rules the positional calls name: the classes' own defaults, not copies
-_OBSTRUCTED_RULE: str = E.field_default(E.Obstructed, "rule")
-_SINK_RULE: str = E.field_default(E.SinkStarted, "rule")
-
-
 def pay_passive(b: Resolution, owner: Fighter, skill: Skill) -> tuple[int, ...] | None:
     """Pay a passive's cost from the unused panels (R-PAN-4); poison hurts."""
     if owner.active is None:
@@ -92,13 +87,13 @@ def obstruct(b: Resolution, use: Use, target: Fighter) -> bool:
         panels = pay_passive(b, target, s)
         if panels is None:
             continue
-        turn = b.state.turn  # positional (E.make_obstructed, E.make_sink_started: they follow the uses)
-        b.emit(E.make_obstructed(turn, target.name, s.id, user.name, use.skill.id, panels, _OBSTRUCTED_RULE))
+        b.emit(E.Obstructed(turn=b.turn, actor=target.name, skill=s.id, by=user.name, against_skill=use.skill.id,
+                            panels=panels))
         # R-ST-SINK: sunk "until ... the user is down, whichever comes first": a
         # user already down (felled earlier in this use, R-CHAR-2a) sinks nothing.
         if r.sink_area and not user.down:
             b.state.sinks.append(Sink(user.square, user.name, target.name))
-            b.emit(E.make_sink_started(turn, target.name, s.id, user.square, _SINK_RULE))
+            b.emit(E.SinkStarted(turn=b.turn, actor=target.name, skill=s.id, square=user.square))
         return r.cancel
     return False
 
@@ -155,8 +150,8 @@ def push(b: Resolution, victim: Fighter, away_from: Fighter, actor: str, skill: 
     if not wall and not b.mechanics.movement.may_stop(b.state, victim, dest):
         dest, wall = start, True  # R-ORM-MOVE-2: a full area of its side is a wall
     b.state.move(victim, dest)
-    # positional (E.make_knockback: it follows the uses)
-    b.emit(E.make_knockback(b.state.turn, victim.name, start, dest, direction.name, wall, actor, skill, rule))
+    b.emit(E.Knockback(turn=b.turn, target=victim.name, from_square=start, to_square=dest, direction=direction.name,
+                       wall=wall, actor=actor, skill=skill, rule=rule))
     if dest != start:
         b.mechanics.hit.relocated(b, victim, "pushed")  # R-WIZ-AIM-1: aim ends when it is pushed
     if wall:

@@ -31,9 +31,9 @@ class Infliction:
 
     def applied(self, index: int | None, pattern: int | None, duration: int | None, rule: str) -> None:
         e = self.effect
-        b = self.b  # positional (E.make_status_applied: it follows the uses)
-        b.emit(E.make_status_applied(b.state.turn, self.target.name, e.status or "", e.object or "", index, pattern,
-                                     duration, self.user.name, self.skill_id, rule))
+        self.b.emit(E.StatusApplied(turn=self.b.turn, target=self.target.name, status=e.status or "",
+                                    object=e.object or "", index=index, pattern=pattern, duration=duration,
+                                    actor=self.user.name, skill=self.skill_id, rule=rule))
 
     def none(self, reason: str, rule: str) -> None:
         e = self.effect
@@ -136,10 +136,7 @@ def inflict(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect
 
 
 def tick(b: Resolution, f: Fighter) -> None:
-    """R-ST-1: count down every status of ``f`` at the end of its action.
-
-    Runs once per action of every character: the common case, no status at
-    all, reads a few fields and returns (issue 18)."""
+    """R-ST-1: count down every status of ``f`` at the end of its action."""
     if f.bind > 0:
         f.bind -= 1
         if f.bind == 0:
@@ -167,8 +164,8 @@ def tick(b: Resolution, f: Fighter) -> None:
 
 def _expired(b: Resolution, f: Fighter, status: str, obj: str, index: int | None, pattern: int | None,
              rule: str) -> None:
-    # positional (E.make_status_expired: it follows the uses)
-    b.emit(E.make_status_expired(b.state.turn, f.name, status, obj, index, pattern, rule))
+    b.emit(E.StatusExpired(turn=b.turn, target=f.name, status=status, object=obj, index=index, pattern=pattern,
+                           rule=rule))
 
 
 def cleanse(b: Resolution, user: Fighter, skill_id: str, target: Fighter, effect: Effect) -> None:

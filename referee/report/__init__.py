@@ -2,7 +2,7 @@
 
 ``render(report, fmt, lang, explain)`` is the one entry point the commands
 use; formats are ``text``, ``md``, ``bbcode``, ``discord``, ``html`` and
-``json`` (interfaces.md, "Report"; the forum formats are issue 15's),
+``json`` (interfaces.md, "Report"; bbcode and discord are the forums'),
 languages ``en`` and ``ja``.  Renderers read only the
 :class:`~referee.report.record.Report` (events + normalised inputs).
 """
@@ -11,28 +11,13 @@ from __future__ import annotations
 
 from referee.report.record import Report, dumps_report
 
-__all__ = ["FORMATS", "LANGS", "SUFFIXES", "needs_decisions", "render", "Report"]
+__all__ = ["FORMATS", "LANGS", "SUFFIXES", "render", "Report"]
 
 FORMATS: tuple[str, ...] = ("text", "md", "bbcode", "discord", "html", "json")
 LANGS: tuple[str, ...] = ("en", "ja")
 #: File suffix per format (batch output, goldens).
 SUFFIXES: dict[str, str] = {"text": "txt", "md": "md", "bbcode": "bbcode", "discord": "discord.txt",
                             "html": "html", "json": "json"}
-
-
-def needs_decisions(formats: tuple[str, ...], *, explain: bool = False, json_decisions: bool = True) -> bool:
-    """Whether reports in ``formats`` read the decision events
-    (``referee.engine.events.DECISION_TYPES``), so the battle must be
-    resolved with them (issue 18: they cost nothing unless read).
-
-    The written formats read them only for ``--explain``; json stores them
-    unless ``json_decisions`` is off (a round's lean json, ``batch`` without
-    ``--decisions``).
-
-    >>> needs_decisions(("text", "html")), needs_decisions(("json",)), needs_decisions(("text",), explain=True)
-    (False, True, True)
-    """
-    return explain or (json_decisions and "json" in formats)
 
 
 def render(report: Report, fmt: str = "text", lang: str = "en", *, explain: bool = False,
@@ -44,10 +29,10 @@ def render(report: Report, fmt: str = "text", lang: str = "en", *, explain: bool
     complete).
 
     :raises ValueError: for an unknown format or language, or ``explain``
-        of a report resolved without its decision events.
+        of a report kept without its decision events (a round's lean json).
     """
     if explain and not report.decisions:
-        raise ValueError("this report was resolved without its decision events, which --explain writes; "
+        raise ValueError("this report was kept without its decision events, which --explain writes; "
                          "resolve the battle again with --explain")
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")

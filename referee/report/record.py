@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.engine.events import Event
+from referee.engine.events import Event, is_decision
 
 __all__ = [
     "Report",
@@ -58,9 +58,10 @@ class Report:
     events: tuple[Any, ...]
     result: Any
     commitment: Mapping[str, str] | None = None
-    #: Whether ``events`` holds the decision events (``events.DECISION_TYPES``);
-    #: a lean report (``False``, a round's default json) says so in its json
-    #: as ``"decisions": false`` so ``replay`` resolves it the same way.
+    #: Whether the report keeps its decision events (``events.is_decision``):
+    #: a lean report (``False``, a round's default json) writes its json
+    #: without them and says so as ``"decisions": false``, so ``replay``
+    #: compares a resolution written the same way.
     decisions: bool = True
 
     @property
@@ -92,7 +93,7 @@ def report_to_json(report: Report, *, with_events: bool = True) -> dict[str, Any
         **({"decisions": False} if not report.decisions else {}),
         "inputs": report.inputs,
         "inputs_digest": inputs_digest(report.inputs),
-        "events": [e.to_json() for e in report.events] if with_events else None,
+        "events": [e.to_json() for e in written_events(report)] if with_events else None,
         "result": report.result.to_json(),
     }
 
@@ -169,11 +170,17 @@ def dumps_report(report: Report) -> str:
     members = []
     for key, value in report_to_json(report, with_events=False).items():
         if key == "events":
-            text = _events_text(report.events)
+            text = _events_text(written_events(report))
         else:
             text = json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
         members.append(f"  {json.dumps(key)}: {text}")
     return "{\n" + ",\n".join(members) + "\n}\n"
+
+
+def written_events(report: Report) -> tuple[Event, ...]:
+    """The events the report's json holds: every one, or for a lean report
+    all but the decision events."""
+    return report.events if report.decisions else tuple([e for e in report.events if not is_decision(e)])
 
 
 def _events_text(events: tuple[Event, ...]) -> str:

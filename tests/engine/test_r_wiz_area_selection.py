@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from referee.board import Square, parse_square
 from referee.engine.mechanics.metric import Chebyshev
-from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Group, Role, Selection, TallyStep, make_groups, select
+from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Group, Role, Selection, TallyStep, area_groups, select
 
 DIST = Chebyshev().distance
 
@@ -33,7 +33,7 @@ def trolls(berserker: Role = "spared") -> tuple[Square, list[Candidate]]:
 def katino(params: AreaParams) -> Selection:
     """W1: six sleepers-to-be G1..G6 on c3, the Mage on c1; 1d3 rolled 2."""
     cs = [cand(f"G{i}", "c3", i) for i in range(1, 7)]
-    return select(make_groups(parse_square("c1"), cs, DIST), params)
+    return select(area_groups(parse_square("c1"), cs, DIST), params)
 
 
 def test_r_wiz_area_3_groups_are_neighbours_numbered_by_distance_square_roster() -> None:
@@ -41,7 +41,7 @@ def test_r_wiz_area_3_groups_are_neighbours_numbered_by_distance_square_roster()
     under distance ≤ 1 … numbered 1, 2, … by distance from the user, then by
     square, then by roster order." The seed's 「トロールB(1 2 3 4(味方) 5 6)」."""
     user, cs = trolls()
-    groups = make_groups(user, cs, DIST)
+    groups = area_groups(user, cs, DIST)
     assert [g.label for g in groups] == ["A", "B", "C"]
     assert [m.name for m in groups[0].members] == ["A1", "A2", "A3", "A4", "A5", "A6"]
     assert [(m.number, m.name) for m in groups[1].members] == [
@@ -83,7 +83,7 @@ def test_r_wiz_area_7_the_troll_tiltwait_exactly_as_the_seed_tells_it() -> None:
     (7) 残り3レベルで最大数 16, 次のグループで 14; (8) C 1,2 → 14.
     「最終的にトロールCの1体は対象から外れてしまった」."""
     user, cs = trolls()
-    s = select(make_groups(user, cs, DIST), AreaParams(roll=15, cap=25, change_levels=4, amplify_levels=0))
+    s = select(area_groups(user, cs, DIST), AreaParams(roll=15, cap=25, change_levels=4, amplify_levels=0))
     assert s.whole == ("A", "B") and s.partial == ("C", 1, 2)
     assert s.excluded == ("Berserker",)
     assert (s.change, s.amplify, s.penalty, s.count, s.slots, s.levels) == (3, 0, 4, 14, 14, 4)
@@ -104,7 +104,7 @@ def test_r_wiz_area_7_w2b_friendly_fire_takes_every_troll_and_the_berserker() ->
     """W2b: 「味方を巻き添えにすれば、<魔法変化>が1レベル分浮くので、全てのトロールを
     対象とすることもできる」: with the Berserker risked, A, B, C whole, c = +4, E = ∅."""
     user, cs = trolls("risked")
-    s = select(make_groups(user, cs, DIST), AreaParams(roll=15, cap=25, change_levels=4, amplify_levels=0))
+    s = select(area_groups(user, cs, DIST), AreaParams(roll=15, cap=25, change_levels=4, amplify_levels=0))
     assert s.whole == ("A", "B", "C") and s.partial is None
     assert (s.change, s.levels, s.count, s.slots, s.excluded) == (4, 4, 15, 15, ())
     assert len(s.targets) == 15 and "Berserker" in s.targets
@@ -114,12 +114,12 @@ def test_r_wiz_area_6_lowering_and_surplus() -> None:
     """R-WIZ-AREA-6: with no partial group and d ≤ 0 the surplus is lost (no
     level spent); a partial group needs T = N, lowering when R is larger."""
     cs = [cand("X", "c3", 0), cand("Y", "c3", 1)]
-    s = select(make_groups(parse_square("c1"), cs, DIST), AreaParams(roll=5, cap=6, change_levels=0, amplify_levels=0))
+    s = select(area_groups(parse_square("c1"), cs, DIST), AreaParams(roll=5, cap=6, change_levels=0, amplify_levels=0))
     assert s.whole == ("A",) and (s.change, s.count, s.slots) == (0, 5, 2)
     # X wanted, then two spared allies: excluding both costs 2 levels, while
     # the run X alone with 2 rolled lowers by 1 (one level): fewer levels win.
     cs = [cand("X", "c2", 0), cand("Y1", "c3", 1, "spared"), cand("Y2", "c3", 2, "spared")]
-    s = select(make_groups(parse_square("c1"), cs, DIST), AreaParams(roll=2, cap=3, change_levels=2, amplify_levels=0))
+    s = select(area_groups(parse_square("c1"), cs, DIST), AreaParams(roll=2, cap=3, change_levels=2, amplify_levels=0))
     assert s.partial == ("A", 1, 1) and s.change == -1 and s.levels == 1 and s.targets == ("X",)
     assert s.tally[-1] == TallyStep("change", None, -1, (), 1, 1)
 
@@ -129,10 +129,10 @@ def test_r_wiz_area_4_spared_must_be_excluded_else_no_selection() -> None:
     the only wanted one behind a spared ally in one square... it can still be
     run 1-1; a lone spared member in the same run cannot be taken."""
     cs = [cand("Ally", "c2", 0, "spared"), cand("Foe", "c3", 1)]
-    s = select(make_groups(parse_square("c1"), cs, DIST), AreaParams(roll=1, cap=3, change_levels=0, amplify_levels=0))
+    s = select(area_groups(parse_square("c1"), cs, DIST), AreaParams(roll=1, cap=3, change_levels=0, amplify_levels=0))
     assert s.partial == ("A", 2, 2) and s.targets == ("Foe",)
     # Roll 2 needs c = −1 for a run of one: no level, so it fizzles.
-    s = select(make_groups(parse_square("c1"), cs, DIST), AreaParams(roll=2, cap=3, change_levels=0, amplify_levels=0))
+    s = select(area_groups(parse_square("c1"), cs, DIST), AreaParams(roll=2, cap=3, change_levels=0, amplify_levels=0))
     assert s.fizzled and s.targets == ()
 
 
@@ -141,7 +141,7 @@ def test_r_wiz_area_7_no_draw_ties_go_by_labels_then_runs() -> None:
     on 1-5 only if equal; here equal ranks cannot happen, so the nearer wins
     by test 5, and with equal groups the earlier label."""
     cs = [cand("Near", "c2", 0), cand("Far", "c5", 1)]
-    s = select(make_groups(parse_square("c1"), cs, DIST), AreaParams(roll=1, cap=3, change_levels=0, amplify_levels=0))
+    s = select(area_groups(parse_square("c1"), cs, DIST), AreaParams(roll=1, cap=3, change_levels=0, amplify_levels=0))
     assert s.whole == ("A",) and s.targets == ("Near",)
 
 
@@ -155,7 +155,7 @@ def test_r_wiz_area_5_every_selection_is_legal(spots: list[tuple[int, int, str]]
     within L, |c| ≤ L, 0 ≤ R + c ≤ A·B, a ≤ M, T = N with a partial group and
     T ≤ N otherwise, every spared taken member excluded, a wanted one affected."""
     cs = [Candidate(f"P{i}", Square(file=f, rank=r), i, role) for i, (f, r, role) in enumerate(spots)]  # type: ignore[arg-type]
-    groups = make_groups(Square(file=0, rank=0), cs, DIST)
+    groups = area_groups(Square(file=0, rank=0), cs, DIST)
     p = AreaParams(roll=roll, cap=25, change_levels=change, amplify_levels=amplify)
     s = select(groups, p)
     roles = {c.name: c.role for c in cs}
@@ -236,7 +236,7 @@ def test_r_wiz_area_7_the_search_agrees_with_the_rules_read_literally(
     """R-WIZ-AREA-7: the bounded search picks exactly the selection that a
     literal, exhaustive reading of R-WIZ-AREA-5..7 picks (or both fizzle)."""
     cs = [Candidate(f"P{i}", Square(file=f, rank=r), i, role) for i, (f, r, role) in enumerate(spots)]  # type: ignore[arg-type]
-    groups = list(make_groups(Square(file=0, rank=0), cs, DIST))
+    groups = list(area_groups(Square(file=0, rank=0), cs, DIST))
     p = AreaParams(roll=min(roll, cap), cap=cap, change_levels=change, amplify_levels=amplify)
     s = select(groups, p)
     expected = _reference(groups, p)

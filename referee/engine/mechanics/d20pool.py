@@ -29,9 +29,6 @@ from referee.engine.d20pool_checks import (
     D20PoolParams, PoolCheck, boost_amount, dropped_dice, is_hit, margin, next_in_fixed_order, ring_number,
     roll_pool, select_next,
 )
-from referee.engine.d20pool_events import (
-    action_end, d20_check, hit_test, margin_event, move_end, support, turn_roll, turn_selected,
-)
 from referee.engine.mechanics.protocols import HIT, Check, Outcome, StayReason
 from referee.engine.mechanics.tcgt import NoArmour, NoInnateSkills, PrintedCounters, QuietHitHooks, StepMovement
 from referee.engine.movement import Decision, decide_step, move_step, pick_move, reach, take_step
@@ -150,7 +147,8 @@ class AreaNumber:
 
         def roll(name: str) -> int:
             face = ctx.rng.die("initiative", self.tie_die)
-            ctx.emit(turn_roll(ctx.turn, name, number(name), face, (*keys[name], face), "R-D20-ORDER-3"))
+            ctx.emit(E.TurnRoll(turn=ctx.turn, actor=name, number=number(name), roll=face, key=(*keys[name], face),
+                                rule="R-D20-ORDER-3"))
             return face
 
         while True:
@@ -166,9 +164,8 @@ class AreaNumber:
                 return
             chosen = state.by_name[ranked[0]]
             chosen.acted = True  # acted from its selection on (R-D20-ORDER-1)
-            if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-                ctx.emit(turn_selected(ctx.turn, chosen.name, chosen.square, number(chosen.name), tuple(ranked),
-                                       rule))
+            ctx.emit(E.TurnSelected(turn=ctx.turn, actor=chosen.name, square=chosen.square,
+                                    number=number(chosen.name), contenders=tuple(ranked), rule=rule))
             ctx.mechanics.action.act(ctx, chosen)
 
 
@@ -267,9 +264,6 @@ def judge_step(ctx: Resolution, f: Fighter, attacked: bool) -> tuple[bool, Decis
 # ------------------------------------------------------------------ the turn
 
 
-#: ``action_end``'s rule for the positional call (the class's default, not a copy).
-_ACTION_END_RULE: str = E.field_default(E.ActionEnd, "rule")
-
 #: The walk policies of ``uses`` uses and no judge's findings, by ``uses``.
 _PLAIN_POLICIES: dict[int, WalkPolicy] = {}
 
@@ -322,8 +316,8 @@ class SupportAndAction(NoInnateSkills):
                         ride_action(ctx, f, *ride)
                     else:
                         walk(ctx, f, plain_policy(self.uses))
-            elif ctx.decisions:  # the support changed nothing: the walk would pass every entry as judged
-                write_passes(ctx, f, prepared, passes)  # decision events only: none when lean
+            else:  # the support changed nothing: the walk would pass every entry as judged
+                write_passes(ctx, f, prepared, passes)
         if f.maintained and not f.down:  # maintenance returns at once with nothing maintained
             maintenance(ctx, f)
         f.acted = True
@@ -334,7 +328,7 @@ class SupportAndAction(NoInnateSkills):
                 if f.grapple == 0:
                     ctx.emit(E.StatusExpired(turn=ctx.turn, target=f.name, status="grapple", object="character",
                                              index=None, pattern=None, rule="R-D20-PUSH-2"))
-        ctx.emit(action_end(ctx.state.turn, f.name, _ACTION_END_RULE))
+        ctx.emit(E.ActionEnd(turn=ctx.turn, actor=f.name))
 
     def support(self, ctx: Resolution, f: Fighter, attacked: bool, *, first: bool) -> bool:
         """R-D20-TURN-3: (1) a ``recover`` clause holds and f is hurt:
@@ -380,20 +374,18 @@ class SupportAndAction(NoInnateSkills):
                 reason = stayed
                 break
             steps += 1
-            if ctx.decisions:  # the line of the last step, for move_end
-                last = ctx.events[-1]
-                line = last.line if isinstance(last, E.Moved) else line
-        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-            ctx.emit(move_end(ctx.state.turn, f.name, "shift", steps, points - steps, reason, line, "R-D20-MOVE-1"))
+            last = ctx.events[-1]  # the line of the last step, for move_end
+            line = last.line if isinstance(last, E.Moved) else line
+        ctx.emit(E.MoveEnd(turn=ctx.turn, actor=f.name, phase="shift", steps=steps, points_left=points - steps,
+                           reason=reason, line=line, rule="R-D20-MOVE-1"))
 
 
 def support_event(ctx: Resolution, f: Fighter, kind: str, first: bool, line: int | None, stuck: str | None) -> None:
     """R-D20-TURN-3's ``support`` event: which support ``f`` takes and why
-    not a shift (``stuck``).  A decision event (events.DECISION_TYPES): its
-    effect is the ``heal`` or ``moved`` events that follow, and only
-    ``--explain`` writes it, so a lean resolution does not build it."""
-    if ctx.decisions:
-        ctx.emit(support(ctx.state.turn, f.name, kind, first, line, stuck, "R-D20-TURN-3"))
+    not a shift (``stuck``).  A decision event: its effect is the ``heal``
+    or ``moved`` events that follow."""
+    ctx.emit(E.Support(turn=ctx.turn, actor=f.name, kind=kind, first=first, line=line, stuck=stuck,
+                       rule="R-D20-TURN-3"))
 
 
 #: The walk's order, moving clauses' lines and target filters (``walk_order``).
@@ -412,8 +404,7 @@ def judge_walk(ctx: Resolution, f: Fighter,
     events by the walk's own tests (R-PLAN-3..5) in the walk's order: the
     entries it would pass over, with the walk's reason, then the entry it
     would use, that entry's candidates and the panels paying it (None,
-    None, None: it uses none; in a lean resolution no passes, which only
-    decision events report).  Why the reasons and candidates: the walk that follows on this same state
+    None, None: it uses none).  Why the reasons and candidates: the walk that follows on this same state
     takes them (``WalkPolicy.judged``) rather than asking every entry again,
     and when the support changes nothing (R-D20-TURN-3 (4)), the walk's
     events are the passes, written by :func:`write_passes` (the walk of
@@ -427,30 +418,22 @@ def judge_walk(ctx: Resolution, f: Fighter,
     # entry_barred answers None without a test when nothing it reads is there
     # (as the walk asks it): not frozen, no bind, no gate, not a maintain
     barring = frozen or f.skill_binds or f.plan.gates
-    # the passes are written only as decision events (write_walk_start):
-    # a lean resolution keeps none
-    keep = ctx.decisions
     skills = f.skills
     for entry in order:
         skill = skills[entry]
         if skill.is_passive:
-            if keep:
-                passes.append((entry, "passive", None, "R-SK-2"))
+            passes.append((entry, "passive", None, "R-SK-2"))
         elif (barring or skill.is_maintain) and (barred := entry_barred(ctx, f, entry, skill, frozen)) is not None:
-            if keep:
-                passes.append((entry, *barred))
+            passes.append((entry, *barred))
         elif (base := plan_payment(f.active_panels(), skill.cost)) is None:  # R-PAN-3, as the walk pays
-            if keep:
-                passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
+            passes.append((entry, "cost_unpayable", None, "R-PAN-3"))
         elif skill.is_maintain:
             return passes, entry, [], base  # a maintain start
         else:
             cands = candidates(ctx, f, skill, filters.get(skill.id, ()))
             if cands.pool:
                 return passes, entry, cands.pool, base  # a use
-            if keep:
-                passes.append((entry, cands.reason, None,
-                               "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
+            passes.append((entry, cands.reason, None, "R-PLAN-1" if cands.reason == "heal_guard" else "R-RANGE-2"))
     return passes, None, None, None
 
 
@@ -463,8 +446,7 @@ def action_available(ctx: Resolution, f: Fighter, prepared: Prepared | None = No
 def write_passes(ctx: Resolution, f: Fighter, prepared: Prepared, passes: list[Pass]) -> None:
     """The events of a walk that uses nothing (R-PLAN-3): its order, then
     every entry passed over, as :func:`judge_walk` found them on this same
-    state.  Decision events only: nothing the engine decides reads them, so
-    a resolution that does not build decision events writes none."""
+    state.  Decision events only: nothing the engine decides reads them."""
     order, lines, _ = prepared
     write_walk_start(ctx, f, order, lines, passes)
 
@@ -630,11 +612,12 @@ class D20Pool(QuietHitHooks):
         check = roll_pool(ctx.rng, pool, dropped=dropped, printed=printed, boost=boosted, params=self.params)
         if check.critical:
             d20_of(roller).tuning += 1
-        ctx.emit(d20_check(
-            ctx.state.turn, roller.name, kind, skill, targets, ability, check.pool, check.dropped, check.dice,
-            check.highest, {"printed": printed, "drop": check.drop_modifier, "boost": boosted,
-                            "critical": check.critical_modifier},
-            check.achievement, check.critical, check.fumble, rule))
+        ctx.emit(E.D20Check(
+            turn=ctx.turn, actor=roller.name, check=kind, skill=skill, targets=targets, ability=ability,
+            pool=check.pool, dropped=check.dropped, dice=check.dice, highest=check.highest,
+            modifiers={"printed": printed, "drop": check.drop_modifier, "boost": boosted,
+                       "critical": check.critical_modifier},
+            achievement=check.achievement, critical=check.critical, fumble=check.fumble, rule=rule))
         return check
 
     def declare(self, ctx: Resolution, use: Use) -> Check:
@@ -653,7 +636,8 @@ class D20Pool(QuietHitHooks):
         assert attack is not None, "declare rolls the attack check before any target"
         sensitivity = self.sensitivity(target)
         hit = is_hit(attack, sensitivity)
-        ctx.emit(hit_test(ctx.state.turn, user.name, target.name, attack.achievement, sensitivity, hit, "R-D20-HIT-1"))
+        ctx.emit(E.HitTest(turn=ctx.turn, actor=user.name, target=target.name, achievement=attack.achievement,
+                           sensitivity=sensitivity, hit=hit, rule="R-D20-HIT-1"))
         if not hit:
             return MISS
         if use.skill.damage <= 0:
@@ -661,8 +645,8 @@ class D20Pool(QuietHitHooks):
         defence = self.roll_check(ctx, target, "defence", self.spec.defence_dice, 0, use.skill.id, user,
                                   (user.name,), "R-D20-HIT-2", drop_kind="defence")
         amount = margin(attack, defence)
-        ctx.emit(margin_event(ctx.state.turn, user.name, target.name, attack.achievement, defence.achievement, amount,
-                              "R-D20-HIT-2"))
+        ctx.emit(E.Margin(turn=ctx.turn, actor=user.name, target=target.name, attack=attack.achievement,
+                          defence=defence.achievement, margin=amount, rule="R-D20-HIT-2"))
         hit_check = _MARGIN_HITS.get(amount)
         if hit_check is None:
             hit_check = _MARGIN_HITS[amount] = Check(Outcome.HIT, amount)

@@ -17,8 +17,8 @@ from referee.board import Square
 from referee.catalog import Skill
 from referee.elements import Element
 from referee.engine import events as E
-from referee.engine.action import (WalkPolicy, entry_barred, maintenance, select_pattern, skill_passed, start_maintain,
-                                    walk, walk_order)
+from referee.engine.action import (WalkPolicy, entry_barred, maintenance, select_pattern, skill_order, skill_passed,
+                                    start_maintain, walk, walk_order)
 from referee.engine.clauses import NeverFollowUp
 from referee.engine.conditions import CondContext
 from referee.engine.core import Resolution
@@ -151,8 +151,7 @@ class SimpleMain:
     def _simple_phase(self, ctx: Resolution, f: Fighter) -> None:
         """R-ORM-ACT-2: a pattern switch, then maintain starts, then moves."""
         uses = self.spec.simple_uses
-        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-            ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="simple", uses=uses))
+        ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="simple", uses=uses))
         n = 0
         before = f.active
         select_pattern(ctx, f)
@@ -170,18 +169,15 @@ class SimpleMain:
 
     def _simple_use(self, ctx: Resolution, f: Fighter, n: int, kind: str, skill: str | None,
                     start: Square, end: Square, steps: int) -> None:
-        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-            ctx.emit(E.SimpleUse(turn=ctx.turn, actor=f.name, n=n, kind=kind, skill=skill, from_square=start,
-                                 to_square=end, steps=steps, rule="R-ORM-ACT-3" if kind == "move" else "R-ORM-ACT-2"))
+        ctx.emit(E.SimpleUse(turn=ctx.turn, actor=f.name, n=n, kind=kind, skill=skill, from_square=start,
+                             to_square=end, steps=steps, rule="R-ORM-ACT-3" if kind == "move" else "R-ORM-ACT-2"))
 
     def _maintain_starts(self, ctx: Resolution, f: Fighter, n: int, uses: int) -> int:
         """R-ORM-ACT-2 (2): the maintain entries in the R-PLAN-5 order fixed
         now, with R-PLAN-3's skips, a use each; one left without a use waits."""
         order, lines, _ = walk_order(ctx, f)
         entries = [i for i in order if f.skills[i].is_maintain and not f.skills[i].is_passive]
-        if ctx.decisions:
-            ctx.emit(E.SkillOrder(turn=ctx.turn, actor=f.name, entries=tuple(entries),
-                                  skills=tuple(f.skills[i].id for i in entries), moved_by=tuple(lines)))
+        skill_order(ctx, f, entries, lines)
         for entry in entries:
             if f.down:
                 break
@@ -243,7 +239,7 @@ class SimpleMain:
             keep -= 1
         ctx.state.move(f, path[keep])
         ctx.events.extend(moved[:keep])
-        if keep == 0 and ctx.decisions:
+        if keep == 0:
             why = reason if reason is not None else "full"
             ctx.emit(E.Stayed(turn=ctx.turn, actor=f.name, square=f.square, reason=why, line=None,
                               rule="R-ORM-MOVE-2" if why == "full" else "R-ORM-ACT-3"))
@@ -254,8 +250,7 @@ class SimpleMain:
     def _main_phase(self, ctx: Resolution, f: Fighter) -> None:
         """R-ORM-ACT-4: the skill walk without maintain entries, the normal
         attack last; the first entry used ends it; then R-ORM-SUP-2."""
-        if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-            ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="main", uses=1))
+        ctx.emit(E.PhaseStart(turn=ctx.turn, actor=f.name, phase="main", uses=1))
         mark = len(ctx.events)
         walk(ctx, f, MAIN_PHASE_WALK)
         used = next((e for e in ctx.events[mark:] if isinstance(e, E.SkillUsed) and e.actor == f.name), None)

@@ -342,9 +342,8 @@ def run_move(ctx: Resolution, f: Fighter, phase: str, points: int, attacked: boo
             reason, line = why, at if at is not None else line
             break
         steps, line = steps + 1, at
-    if ctx.decisions:  # a decision event (events.DECISION_TYPES): only --explain writes it
-        ctx.emit(E.MoveEnd(turn=ctx.state.turn, actor=f.name, phase=phase, steps=steps,
-                           points_left=soul.points_left, reason=reason, line=line, rule="R-SOUL-MOVE-3"))
+    ctx.emit(E.MoveEnd(turn=ctx.state.turn, actor=f.name, phase=phase, steps=steps,
+                       points_left=soul.points_left, reason=reason, line=line, rule="R-SOUL-MOVE-3"))
 
 
 def could_reach(movement: TerrainPoints, state: BattleState, f: Fighter, points: int) -> set[Square]:

@@ -221,16 +221,14 @@ class Extension:
 def announce_targets(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], choice: Choice) -> None:
     """R-PLAN-4 / R-EXT-7's ``targets_chosen``: the candidates in preference
     order and the targets taken; a decision event."""
-    if not ctx.decisions:
-        return
     pref = preference_for(ctx, user, skill)
     ranked = rank(user, pref, pool, ctx.state, skill)
-    # positional (E.make_targets_chosen: every use with the decision events)
-    ctx.emit(E.make_targets_chosen(ctx.state.turn, user.name, skill.id, tuple([c.name for c in ranked]),
-                                   tuple([t.name for t in choice.targets]),
-                                   pref.describe(),
-                                   choice.requested, choice.extended,
-                                   "R-EXT-7" if choice.extended else "R-PLAN-4"))
+    ctx.emit(E.TargetsChosen(turn=ctx.turn, actor=user.name, skill=skill.id,
+                             candidates=tuple([c.name for c in ranked]),
+                             targets=tuple([t.name for t in choice.targets]),
+                             preference=pref.describe(),
+                             extend_requested=choice.requested, extended=choice.extended,
+                             rule="R-EXT-7" if choice.extended else "R-PLAN-4"))
 
 
 @dataclass(frozen=True, slots=True)

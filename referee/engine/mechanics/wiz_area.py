@@ -29,7 +29,7 @@ from typing import Literal
 from referee.board import Square
 
 __all__ = ["Role", "Candidate", "Member", "Group", "AreaParams", "TallyStep", "Selection",
-           "make_groups", "select", "group_label"]
+           "area_groups", "select", "group_label"]
 
 #: R-WIZ-AREA-4: what the user wants done to a member.
 Role = Literal["wanted", "spared", "risked", "neutral"]
@@ -135,7 +135,7 @@ def _square_key(sq: Square) -> tuple[int, int]:
     return (sq.rank, sq.file)
 
 
-def make_groups(user_square: Square, cands: Sequence[Candidate],
+def area_groups(user_square: Square, cands: Sequence[Candidate],
                 distance: Callable[[Square, Square], int]) -> tuple[Group, ...]:
     """R-WIZ-AREA-3: connected components under distance <= 1, members
     numbered by distance from the user, then square, then roster; groups

@@ -20,7 +20,7 @@ from referee.engine.panels import plan_extension
 from referee.engine.planquery import has_flag
 from referee.engine.state import Fighter
 from referee.engine.targeting import preference_for, preference_key, requested_extras
-from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Role, Selection, make_groups, select
+from referee.engine.mechanics.wiz_area import AreaParams, Candidate, Role, Selection, area_groups, select
 
 __all__ = ["is_weapon_skill", "area_of", "level", "roles", "area_extension", "area_use", "spared_by_plan"]
 
@@ -119,7 +119,7 @@ def area_use(ctx: Resolution, user: Fighter, skill: Skill, pool: list[Fighter], 
     ctx.emit(E.AreaRoll(turn=ctx.turn, actor=user.name, skill=skill.id, area=f"{a}x{b}", dice=dice,
                         total=total, cap=a * b))
     st = ctx.state
-    groups = make_groups(user.square, roles(ctx, user, skill, pool), st.metric.distance)
+    groups = area_groups(user.square, roles(ctx, user, skill, pool), st.metric.distance)
     ctx.emit(E.AreaGroups(turn=ctx.turn, actor=user.name, skill=skill.id, groups=tuple(
         {"label": g.label, "members": [
             {"name": m.name, "number": m.number, "square": square_name(m.square), "distance": m.distance,
