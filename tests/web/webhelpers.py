@@ -168,6 +168,19 @@ class Client:
 # -- headless Chromium ------------------------------------------------------------
 
 
+def _left(element: Any) -> bool:
+    """Whether the page holding ``element`` is gone.  Mid-navigation Chromium
+    may answer "node does not belong to the document" rather than selenium's
+    stale-element error; both mean the old page is gone."""
+    from selenium.common.exceptions import WebDriverException
+
+    try:
+        element.is_enabled()
+    except WebDriverException:
+        return True
+    return False
+
+
 class Page:
     """One browser tab on the server: go, type, paste, click and wait."""
 
@@ -201,12 +214,11 @@ class Page:
 
     def click(self, css: str) -> None:
         """Click and wait for the next page to load."""
-        from selenium.webdriver.support import expected_conditions
         from selenium.webdriver.support.ui import WebDriverWait
 
         old = self.el("html")
         self.el(css).click()
-        WebDriverWait(self.d, 60).until(expected_conditions.staleness_of(old))
+        WebDriverWait(self.d, 60).until(lambda d: _left(old))
         WebDriverWait(self.d, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     @property
